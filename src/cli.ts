@@ -1,0 +1,48 @@
+// `stacks library [flags]` and `stacks clips …`.
+import { ConfigError, flagHelp } from './core/config/flags.js';
+import { loadDotEnv } from './core/config/dotenv.js';
+import { installGracefulShutdown } from './core/http/server.js';
+import { libraryFlags, parseLibraryArgs } from './library/config.js';
+import { startLibrary } from './library/main.js';
+
+const USAGE = `usage:
+  stacks library [flags]    run the library service (stacks library -help lists the flags)
+  stacks library openapi    print the OpenAPI description of the library API`;
+
+async function library(argv: string[]): Promise<void> {
+  if (argv.includes('-help') || argv.includes('--help') || argv.includes('-h')) {
+    console.log(`stacks library [flags]\n\n${flagHelp(libraryFlags)}`);
+    return;
+  }
+  if (argv[0] === 'openapi') {
+    // Prints the OpenAPI description built from the declared routes (Decision 8).
+    const { config } = parseLibraryArgs(['-ephemeral', '-quiet', ...argv.slice(1)]);
+    const built = await startLibrary(config, { listen: false, log: () => undefined });
+    const doc = await built.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    console.log(JSON.stringify(doc.json(), null, 2));
+    await built.close();
+    return;
+  }
+  const { config } = parseLibraryArgs(argv);
+  const running = await startLibrary(config);
+  if (running.lib.readonlySql.enforcedByDatabase) console.log('saved SQL queries: read-only enforced by the database');
+  console.log(`Stacks library listening on ${running.url} (database: ${config.dbKind}${config.ephemeral ? ', ephemeral' : ''})`);
+  installGracefulShutdown(() => running.close(), 30_000);
+}
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'library') return library(rest);
+  console.error(USAGE);
+  process.exitCode = 2;
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof ConfigError) {
+    console.error(`stacks: ${e.message}`);
+    process.exit(2);
+  }
+  console.error(e);
+  process.exit(1);
+});

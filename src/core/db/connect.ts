@@ -1,0 +1,118 @@
+// Opens a Kysely database on SQLite (better-sqlite3, WAL) or PostgreSQL (pg). Both drivers
+// are set up to hand back the same JavaScript shapes: timestamps as ISO strings, JSON columns as
+// text, 64-bit counts as numbers, booleans as 0/1-or-boolean (read them with `bool()`).
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  OperationNodeTransformer,
+  type ValueNode,
+} from 'kysely';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+export interface DbHandle<DB> {
+  db: Kysely<DB>;
+  kind: DbKind;
+  /** The raw SQLite connection (SQLite only). */
+  sqlite?: Database.Database;
+  close(): Promise<void>;
+}
+
+// pg: return timestamps, JSON and bigint columns in the same form SQLite gives.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (v) => new Date(v).toISOString());
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (v) => new Date(v + 'Z').toISOString());
+pg.types.setTypeParser(pg.types.builtins.JSONB, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.JSON, (v) => v);
+
+/** better-sqlite3 refuses JS booleans as parameters; bind them as 1/0. */
+class BooleanToInteger extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    const n = super.transformValue(node);
+    return typeof n.value === 'boolean' ? { ...n, value: n.value ? 1 : 0 } : n;
+  }
+  protected override transformPrimitiveValueList(node: import('kysely').PrimitiveValueListNode) {
+    return { ...node, values: node.values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)) };
+  }
+}
+
+class SqliteBooleans implements KyselyPlugin {
+  private readonly t = new BooleanToInteger();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.t.transformNode(args.node);
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+export interface ConnectOptions {
+  kind: DbKind;
+  /** SQLite: file path or ":memory:"; PostgreSQL: libpq key/value string or postgres:// URL. */
+  dsn: string;
+  readonly?: boolean;
+  maxConnections?: number;
+}
+
+export function openSqlite(path: string, readonly = false): Database.Database {
+  const file = path.startsWith('file:') ? path.slice(5).split('?')[0] : path;
+  const ro = readonly || /[?&]mode=ro\b/.test(path);
+  const conn = new Database(file, { readonly: ro, fileMustExist: ro });
+  if (!ro) conn.pragma('journal_mode = WAL');
+  conn.pragma('synchronous = NORMAL');
+  conn.pragma('foreign_keys = ON');
+  conn.pragma('busy_timeout = 10000');
+  return conn;
+}
+
+/** libpq key/value strings ("host=… dbname=…") are turned into a pg config object. */
+export function pgConfig(dsn: string): pg.PoolConfig {
+  if (/^postgres(ql)?:\/\//.test(dsn)) return { connectionString: dsn };
+  const config: Record<string, string> = {};
+  for (const m of dsn.matchAll(/(\w+)\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/g)) {
+    config[m[1]] = m[2].startsWith("'") ? m[2].slice(1, -1).replace(/\\(.)/g, '$1') : m[2];
+  }
+  const { dbname, sslmode, ...rest } = config;
+  return {
+    ...rest,
+    port: rest.port ? Number(rest.port) : undefined,
+    database: dbname,
+    ssl: sslmode && sslmode !== 'disable' ? { rejectUnauthorized: sslmode === 'verify-full' } : undefined,
+  } as pg.PoolConfig;
+}
+
+/**
+ * A pg pool whose idle clients cannot crash the process: a server restart or an administrator
+ * terminating connections surfaces as an 'error' event, which pg rethrows when nobody listens.
+ */
+export function newPool(dsn: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ ...pgConfig(dsn), max });
+  pool.on('error', (err) => console.error('database connection lost:', err.message));
+  return pool;
+}
+
+export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
+  if (options.kind === 'sqlite') {
+    const conn = openSqlite(options.dsn, options.readonly);
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), plugins: [new SqliteBooleans()] });
+    return { db, kind: 'sqlite', sqlite: conn, close: () => db.destroy() };
+  }
+  const pool = newPool(options.dsn, options.maxConnections || 10);
+  if (options.readonly) {
+    pool.on('connect', (client) => {
+      client.query('SET default_transaction_read_only = on').catch(() => undefined);
+    });
+  }
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}

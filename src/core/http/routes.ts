@@ -1,0 +1,131 @@
+// Declared routes: each route states its method, paths, the capability it needs, its input
+// schema (TypeBox) and reply schema. The same declaration validates input and feeds the
+// OpenAPI description, so the two cannot drift apart.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox';
+import { makeBag, readParams } from './params.js';
+import { redirectTarget } from './respond.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteContext<P> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  input: P;
+}
+
+export interface RouteDef<S extends TObject = TObject, C extends string = string> {
+  method: Method | Method[];
+  /** One or more paths (aliases share the handler). */
+  path: string | string[];
+  summary: string;
+  tag: string;
+  /** Capability the caller needs; interpreted by the service's authorizer. */
+  needs: C;
+  input?: S;
+  reply?: TSchema;
+  /** Multipart routes that read file parts themselves get no pre-parsed multipart fields. */
+  streamsFiles?: boolean;
+  handler: (ctx: RouteContext<Static<S>>) => Promise<unknown>;
+}
+
+export interface RouteHooks<C extends string> {
+  /** Runs before input parsing: authentication, authorisation, CSRF. */
+  authorize?: (req: FastifyRequest, needs: C, def: RouteDef<TObject, C>) => Promise<void>;
+}
+
+const EMPTY = Type.Object({});
+
+/** Multipart text fields become ordinary parameters (repeated names become arrays). */
+async function multipartFields(req: FastifyRequest): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = {};
+  for await (const part of req.parts()) {
+    if (part.type !== 'field') {
+      part.file.resume(); // drain unexpected files so the request completes
+      continue;
+    }
+    const value = typeof part.value === 'string' ? part.value : String(part.value);
+    const prev = fields[part.fieldname];
+    fields[part.fieldname] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return fields;
+}
+
+export class RouteRegistry<C extends string> {
+  readonly routes: RouteDef<TObject, C>[] = [];
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly hooks: RouteHooks<C> = {},
+  ) {}
+
+  add<S extends TObject>(def: RouteDef<S, C>): void {
+    const d = def as unknown as RouteDef<TObject, C>;
+    this.routes.push(d);
+    const schema = d.input ?? EMPTY;
+    const methods = Array.isArray(d.method) ? d.method : [d.method];
+    const paths = Array.isArray(d.path) ? d.path : [d.path];
+    for (const url of paths) {
+      this.app.route({
+        method: methods,
+        url,
+        handler: async (req, reply) => {
+          if (this.hooks.authorize) await this.hooks.authorize(req, d.needs, d);
+          // A bad redirect= must fail before a write changes anything.
+          if (req.method !== 'GET') redirectTarget(req);
+          const body = req.isMultipart() && !d.streamsFiles ? await multipartFields(req) : req.body;
+          const input = readParams(schema, makeBag(req.query, req.params, body));
+          const result = await d.handler({ req, reply, input });
+          if (reply.sent) return reply;
+          return result;
+        },
+      });
+    }
+  }
+
+  /** OpenAPI 3.0 description of every declared route. */
+  openapi(info: { title: string; version: string }): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const r of this.routes) {
+      const methods = Array.isArray(r.method) ? r.method : [r.method];
+      const props = (r.input ?? EMPTY).properties;
+      const required = new Set(r.input?.required ?? []);
+      for (const p of Array.isArray(r.path) ? r.path : [r.path]) {
+        const entry = (paths[p] ??= {});
+        for (const m of methods) {
+          const op: Record<string, unknown> = {
+            summary: r.summary,
+            tags: [r.tag],
+            'x-needs': r.needs,
+            responses: {
+              '200': { description: 'success', ...(r.reply ? { content: { 'application/json': { schema: r.reply } } } : {}) },
+              '303': { description: 'redirect after a write (Accept: text/html or redirect=)' },
+              '400': { description: 'invalid parameters', content: { 'application/json': { schema: ERROR_SCHEMA } } },
+            },
+          };
+          if (m === 'GET' || m === 'DELETE') {
+            op.parameters = Object.entries(props).map(([name, schema]) => ({
+              name,
+              in: 'query',
+              required: required.has(name),
+              schema,
+            }));
+          } else if (Object.keys(props).length > 0) {
+            const bodySchema = r.input;
+            op.requestBody = {
+              content: {
+                'application/json': { schema: bodySchema },
+                'application/x-www-form-urlencoded': { schema: bodySchema },
+                'multipart/form-data': { schema: bodySchema },
+              },
+            };
+          }
+          entry[m.toLowerCase()] = op;
+        }
+      }
+    }
+    return { openapi: '3.0.3', info, paths };
+  }
+}
+
+const ERROR_SCHEMA = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };

@@ -1,0 +1,101 @@
+// Fastify factory shared by both services: JSON (empty body allowed), form and multipart
+// bodies, one error envelope, and graceful shutdown.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { HttpError } from './errors.js';
+
+export interface HttpServerOptions {
+  /** Headers added to every response (security headers, CORS). */
+  headers?: Record<string, string>;
+  /** Upper bound for JSON and form bodies, in bytes. */
+  bodyLimit?: number;
+  /** Upper bound for one multipart file, in bytes (0 = unlimited). */
+  fileSizeLimit?: number;
+  logger?: boolean;
+  /** Called for errors; may render a page instead of JSON. Return true when it replied. */
+  onError?: (err: HttpError, req: FastifyRequest, reply: FastifyReply) => boolean | Promise<boolean>;
+}
+
+export function errorBody(err: HttpError): Record<string, unknown> {
+  return { error: err.message, ...err.extra };
+}
+
+/** Maps any thrown value to an HttpError; unknown errors become 500 without leaking internals. */
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (e instanceof SyntaxError)) {
+      return new HttpError(400, `invalid JSON body: ${e.message}`);
+    }
+    if (e.statusCode === 413) return new HttpError(413, 'request body too large');
+    if (e.statusCode === 415) return new HttpError(415, `unsupported content type: ${e.message}`);
+    return new HttpError(e.statusCode, e.message ?? 'bad request');
+  }
+  return new HttpError(500, 'internal error');
+}
+
+export async function createHttpServer(options: HttpServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    bodyLimit: options.bodyLimit ?? 64 * 1024 * 1024,
+    // Query strings keep repeated keys as arrays (Tags=1&Tags=2).
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    forceCloseConnections: true,
+  });
+
+  // A JSON request with an empty body is treated as {} so `?id=` style writes work with any client.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(new HttpError(400, `invalid JSON body: ${(e as Error).message}`), undefined);
+    }
+  });
+  await app.register(formbody);
+  await app.register(multipart, {
+    limits: { fileSize: options.fileSizeLimit || Infinity, fieldSize: 16 * 1024 * 1024, parts: 10_000 },
+  });
+
+  const headers = options.headers ?? {};
+  app.addHook('onSend', async (_req, reply, payload) => {
+    for (const [k, v] of Object.entries(headers)) if (!reply.hasHeader(k)) reply.header(k, v);
+    return payload;
+  });
+
+  app.setErrorHandler(async (err, req, reply) => {
+    const httpError = toHttpError(err);
+    if (httpError.status >= 500) console.error(`${req.method} ${req.url} failed:`, err);
+    if (options.onError && (await options.onError(httpError, req, reply))) return reply;
+    return reply.code(httpError.status).type('application/json').send(errorBody(httpError));
+  });
+  return app;
+}
+
+/** Stops accepting connections and waits for in-flight requests, then runs `cleanup`. */
+export function installGracefulShutdown(close: () => Promise<void>, timeoutMs: number): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received, shutting down`);
+    const timer = setTimeout(() => {
+      console.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error('error during shutdown', e);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

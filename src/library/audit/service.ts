@@ -1,0 +1,57 @@
+// The audit log: every create, update and delete that passes the event bus becomes an entry
+// (companion §12.10). A failed log write never fails the operation that caused it.
+import type { ChangeEvent, EventBus } from '../../core/events/bus.js';
+import { nowIso, parseJson } from '../../core/db/dialect.js';
+import type { Principal } from '../auth/principal.js';
+import { LogRepository, type LogRow } from './repository.js';
+
+const VERB = { create: 'Created', update: 'Updated', delete: 'Deleted' } as const;
+
+export function logRecord(row: LogRow) {
+  const rec: Record<string, unknown> = {
+    id: row.id,
+    createdAt: row.created_at,
+    level: row.level,
+    action: row.action,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    entityName: row.entity_name,
+    message: row.message,
+    requestPath: row.request_path ?? '',
+  };
+  const details = parseJson<unknown>(row.details, null);
+  if (details !== null) rec.details = details;
+  if (row.user_agent) rec.userAgent = row.user_agent;
+  if (row.ip_address) rec.ipAddress = row.ip_address;
+  return rec;
+}
+
+export class AuditLog {
+  constructor(readonly repo: LogRepository) {}
+
+  subscribe(bus: EventBus<Principal>): void {
+    bus.onAfter((e) => this.record(e));
+  }
+
+  async record(e: ChangeEvent<Principal>): Promise<void> {
+    const name = (e.name ?? '').slice(0, 255);
+    const message = e.message ?? `${VERB[e.action]} ${e.entityType.replace(/_/g, ' ')}${name ? ` "${name}"` : ''}`;
+    try {
+      await this.repo.insert({
+        created_at: nowIso(),
+        level: 'info',
+        action: e.action,
+        entity_type: e.entityType,
+        entity_id: e.id ?? null,
+        entity_name: name,
+        message: message.slice(0, 1000),
+        details: JSON.stringify({ userId: e.principal.userId }),
+        request_path: e.origin?.path ?? '',
+        user_agent: e.origin?.userAgent ?? '',
+        ip_address: (e.origin?.ip ?? '').slice(0, 45),
+      });
+    } catch (err) {
+      console.error('audit log write failed:', err);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Flags of `stacks library` (companion §1). Later issues add their flags here.
+import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
+
+export const libraryFlags = {
+  'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
+  'db-type': flag.string('database engine', 'SQLITE', { env: 'DB_TYPE', choices: ['SQLITE', 'POSTGRES'] }),
+  'db-dsn': flag.string('SQLite file path, or PostgreSQL key/value string or postgres:// URL', './data/library.db', { env: 'DB_DSN' }),
+  'db-readonly-dsn': flag.string('second connection used to run saved SQL queries read-only', '', { env: 'DB_READONLY_DSN' }),
+  'max-db-connections': flag.int('upper bound of the connection pool (0 = driver default)', 0, { env: 'MAX_DB_CONNECTIONS', min: 0 }),
+  'file-save-path': flag.string('root folder of stored files', './data/files', { env: 'FILE_SAVE_PATH' }),
+  'memory-db': flag.bool('use a throw-away SQLite database', 'MEMORY_DB'),
+  ephemeral: flag.bool('in-memory database and temporary files; nothing persists', 'EPHEMERAL'),
+  'cleanup-logs-days': flag.int('at start, delete audit-log rows older than N days (0 = off)', 0, { env: 'CLEANUP_LOGS_DAYS', min: 0 }),
+  'share-port': flag.string('port of the public note share server (empty = sharing off)', '', { env: 'SHARE_PORT' }),
+  'share-bind-address': flag.string('interface of the share server', '0.0.0.0', { env: 'SHARE_BIND_ADDRESS' }),
+  'max-json-body': flag.int('body limit in bytes for application/json requests (0 = 64 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
+  quiet: flag.bool('do not log requests', 'QUIET'),
+  help: flag.bool('print the flags and exit'),
+};
+
+export type LibraryFlags = FlagValues<typeof libraryFlags>;
+
+export interface LibraryConfig {
+  host: string;
+  port: number;
+  dbKind: 'sqlite' | 'postgres';
+  dbDsn: string;
+  readonlyDsn: string;
+  maxDbConnections: number;
+  filePath: string;
+  ephemeral: boolean;
+  cleanupLogsDays: number;
+  sharePort: number | null;
+  shareHost: string;
+  jsonBodyLimit: number;
+  logRequests: boolean;
+}
+
+/** Splits "host:port"; an empty host means every interface. */
+export function parseBindAddress(text: string): { host: string; port: number } {
+  const m = /^(.*):(\d{1,5})$/.exec(text.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port > 65535) throw new ConfigError(`invalid -bind-address "${text}": expected host:port such as :8181 or 127.0.0.1:8181`);
+  const host = m[1].replace(/^\[(.*)\]$/, '$1');
+  return { host: host === '' ? '0.0.0.0' : host, port };
+}
+
+export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
+  const { host, port } = parseBindAddress(f['bind-address']);
+  const memoryDb = f['memory-db'] || f.ephemeral;
+  const sharePort = f['share-port'] === '' ? null : Number(f['share-port']);
+  if (sharePort !== null && (!Number.isInteger(sharePort) || sharePort < 0 || sharePort > 65535)) {
+    throw new ConfigError(`invalid -share-port "${f['share-port']}": expected a port number`);
+  }
+  if (memoryDb && f['db-type'] === 'POSTGRES' && f['db-dsn'] !== libraryFlags['db-dsn'].default) {
+    throw new ConfigError('-memory-db/-ephemeral use a throw-away SQLite database and cannot be combined with -db-type POSTGRES');
+  }
+  if (!memoryDb && f['db-type'] === 'POSTGRES' && f['db-dsn'] === libraryFlags['db-dsn'].default) {
+    throw new ConfigError('-db-dsn is required with -db-type POSTGRES (e.g. "host=127.0.0.1 user=postgres dbname=stacks")');
+  }
+  if (!f.ephemeral && f['file-save-path'].trim() === '') {
+    throw new ConfigError('file save path is empty (use -ephemeral for a throw-away library)');
+  }
+  return {
+    host,
+    port,
+    dbKind: memoryDb ? 'sqlite' : f['db-type'] === 'POSTGRES' ? 'postgres' : 'sqlite',
+    dbDsn: memoryDb ? ':memory:' : f['db-dsn'],
+    readonlyDsn: f['db-readonly-dsn'],
+    maxDbConnections: f['max-db-connections'],
+    filePath: f['file-save-path'],
+    ephemeral: f.ephemeral,
+    cleanupLogsDays: f['cleanup-logs-days'],
+    sharePort,
+    shareHost: f['share-bind-address'],
+    jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
+    logRequests: !f.quiet,
+  };
+}
+
+export function parseLibraryArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  const { values } = parseFlags(libraryFlags, argv, env);
+  return { flags: values, config: toLibraryConfig(values) };
+}

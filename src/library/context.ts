@@ -1,0 +1,18 @@
+// Everything a feature module needs, built once by main.ts.
+import type { DbKind } from '../core/db/connect.js';
+import type { EventBus } from '../core/events/bus.js';
+import type { LibraryConfig } from './config.js';
+import type { LibraryDb } from './schema/database.js';
+import type { Principal } from './auth/principal.js';
+import type { ReadonlyRunner } from './queries/readonly.js';
+
+export interface Library {
+  db: LibraryDb;
+  kind: DbKind;
+  bus: EventBus<Principal>;
+  config: LibraryConfig;
+  /** The implicit actor while authentication is off. */
+  root: Principal;
+  /** Executes saved SQL read-only. */
+  readonlySql: ReadonlyRunner;
+}

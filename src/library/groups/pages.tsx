@@ -1,0 +1,229 @@
+// Group pages: list with filters, detail (breadcrumb, children, related and owned entities),
+// create/edit forms, and a tree that loads children on demand (companion §6.4).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { registerPage, type Layout } from '../../core/http/pages.js';
+import { makeBag, readParams } from '../../core/http/params.js';
+import type { Library } from '../context.js';
+import { Field, FormPage, ListFilters, Pagination, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { GroupListInput } from './filters.js';
+import { treeChildren } from './hierarchy.js';
+import type { GroupService } from './service.js';
+import type { GroupRecord } from './records.js';
+
+const IdInput = Type.Object({ id: Type.Integer() });
+type Detail = Awaited<ReturnType<GroupService['read']>>;
+
+function GroupLink(props: { g: { ID: number; Name: string } }): SafeHtml {
+  return <a href={`/group?id=${props.g.ID}`}>{props.g.Name}</a>;
+}
+
+function Breadcrumb(props: { chain: GroupRecord[] }): SafeHtml {
+  return (
+    <nav class="breadcrumb" aria-label="Breadcrumb">
+      {props.chain.map((g, i) => (
+        <span>
+          {i > 0 ? ' › ' : ''}
+          <GroupLink g={g} />
+        </span>
+      ))}
+    </nav>
+  );
+}
+
+function Section(props: { title: string; children?: unknown; empty: boolean; more?: string }): SafeHtml {
+  return (
+    <section class="card">
+      <h2>{props.title}</h2>
+      {props.empty ? <p class="empty">None.</p> : (props.children as SafeHtml)}
+      {props.more ? <a href={props.more}>See all</a> : null}
+    </section>
+  );
+}
+
+function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { id: number; name: string }[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const g = props.group;
+  const value = (k: string, fallback: string | number | null | undefined) => firstOf(q[k]) || String(fallback ?? '');
+  const categoryId = Number(value('CategoryId', g?.CategoryId));
+  return (
+    <form method="post" action="/v1/group" class="card form">
+      <FormPage req={props.req} />
+      {g ? <input type="hidden" name="ID" value={g.ID} /> : null}
+      <Field label="Name" name="Name" required value={value('Name', g?.Name)} />
+      <TextArea label="Description" name="Description" value={value('Description', g?.Description)} />
+      <Field label="URL" name="URL" value={value('URL', g?.URL)} />
+      <label class="field">
+        <span>Category</span>
+        <select name="CategoryId">
+          <option value="">none</option>
+          {props.categories.map((c) => (
+            <option value={c.id} selected={c.id === categoryId}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field label="Owner (parent group id)" name="OwnerId" type="number" value={value('OwnerId', g?.OwnerId)} />
+      <TextArea label="Meta (JSON object)" name="Meta" code value={value('Meta', g ? JSON.stringify(g.Meta, null, 2) : '{}')} />
+      <button type="submit">{g ? 'Save' : 'Create group'}</button>
+    </form>
+  );
+}
+
+export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService): void {
+  const categories = () => lib.db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute();
+
+  registerPage(app, layout, {
+    path: '/groups',
+    load: async (req) => {
+      const input = readParams(GroupListInput, makeBag(req.query));
+      const { rows, page, perPage } = await groups.list(input);
+      return {
+        pageTitle: 'Groups',
+        groups: rows,
+        pagination: { page, perPage },
+        parsedQuery: input,
+        _layout: {
+          sidebar: <ListFilters req={req} action="/groups" sortOptions={['name', 'created_at', 'updated_at']} />,
+          actions: (
+            <span>
+              <a class="button" href="/group/tree">
+                Tree
+              </a>{' '}
+              <a class="button" href="/group/new">
+                New group
+              </a>
+            </span>
+          ),
+        },
+      };
+    },
+    view: (ctx, req) => (
+      <section>
+        <ul class="cards" data-testid="group-list">
+          {ctx.groups.map((g) => (
+            <li class="card">
+              <GroupLink g={g} />
+              {g.Category ? <small> · {g.Category.Name}</small> : null}
+              <p>{g.Description}</p>
+              <p class="tags">{g.Tags.map((t) => <span class="tag">{t.Name}</span>)}</p>
+            </li>
+          ))}
+        </ul>
+        {ctx.groups.length === 0 ? <p class="empty">No groups match.</p> : null}
+        <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.groups.length} />
+      </section>
+    ),
+  });
+
+  registerPage(app, layout, {
+    path: '/group',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const [group, parents] = await Promise.all([groups.read(id), groups.parents(id)]);
+      return {
+        pageTitle: group.Name,
+        group,
+        mainEntity: group,
+        mainEntityType: 'group',
+        _layout: {
+          breadcrumb: <Breadcrumb chain={parents} />,
+          sidebar: (
+            <div>
+              <Timestamps created={group.CreatedAt} updated={group.UpdatedAt} />
+              <p>Category: {group.Category ? group.Category.Name : 'none'}</p>
+              <p>Owner: {group.Owner ? <GroupLink g={group.Owner} /> : 'none'}</p>
+              <p>
+                <a href={`/group/tree?containing=${group.ID}`}>Show in tree</a>
+              </p>
+              <PostButton action="/v1/group/clone" label="Clone" fields={{ ID: group.ID }} />
+            </div>
+          ),
+          actions: (
+            <span>
+              <a class="button" href={`/group/edit?id=${group.ID}`}>
+                Edit
+              </a>{' '}
+              <PostButton action={`/v1/group/delete?Id=${group.ID}`} label="Delete" danger confirm={`Delete the group "${group.Name}"?`} />
+            </span>
+          ),
+        },
+      };
+    },
+    view: (ctx) => {
+      const g = ctx.group;
+      return (
+        <div>
+          <section class="card">
+            <p class="description">{g.Description || 'No description.'}</p>
+            {g.URL ? <a href={g.URL} rel="noopener noreferrer">{g.URL}</a> : null}
+            <p class="tags">{g.Tags.map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
+            <pre>{JSON.stringify(g.Meta, null, 2)}</pre>
+          </section>
+          <Section title="Sub-groups" empty={g.OwnGroups.length === 0} more={`/groups?OwnerId=${g.ID}`}>
+            <ul>{g.OwnGroups.map((c) => <li><GroupLink g={c} /></li>)}</ul>
+          </Section>
+          <Section title="Own notes" empty={g.OwnNotes.length === 0}>
+            <ul>{g.OwnNotes.map((n) => <li>{n.Name}</li>)}</ul>
+          </Section>
+          <Section title="Own resources" empty={g.OwnResources.length === 0}>
+            <ul>{g.OwnResources.map((r) => <li>{r.Name}</li>)}</ul>
+          </Section>
+          <Section title="Related groups" empty={g.RelatedGroups.length === 0}>
+            <ul>{g.RelatedGroups.map((c) => <li><GroupLink g={c} /></li>)}</ul>
+          </Section>
+          <Section title="Related notes" empty={g.RelatedNotes.length === 0}>
+            <ul>{g.RelatedNotes.map((n) => <li>{n.Name}</li>)}</ul>
+          </Section>
+          <Section title="Related resources" empty={g.RelatedResources.length === 0}>
+            <ul>{g.RelatedResources.map((r) => <li>{r.Name}</li>)}</ul>
+          </Section>
+        </div>
+      );
+    },
+  });
+
+  registerPage(app, layout, {
+    path: '/group/new',
+    load: async (req) => ({ pageTitle: 'New group', errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories() }),
+    view: (ctx, req) => <GroupForm req={req} categories={ctx._categories} />,
+  });
+
+  registerPage(app, layout, {
+    path: '/group/edit',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const group = await groups.read(id);
+      return { pageTitle: `Edit ${group.Name}`, group, errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories() };
+    },
+    view: (ctx, req) => <GroupForm req={req} group={ctx.group} categories={ctx._categories} />,
+  });
+
+  registerPage(app, layout, {
+    path: '/group/tree',
+    load: async (req) => {
+      const q = readParams(Type.Object({ root: Type.Optional(Type.Integer()), containing: Type.Optional(Type.Integer()) }), makeBag(req.query));
+      // With `containing`, open the path from its root down to it.
+      const path = q.containing ? (await groups.parents(q.containing)).map((g) => g.ID) : [];
+      const rootId = q.root ?? path[0] ?? 0;
+      const roots = rootId ? [await groups.crud.require(rootId)].map((g) => ({ id: g.id, name: g.name, categoryName: null, childCount: 1, ownerId: g.owner_id })) : await treeChildren(lib.db, 0, 50);
+      return { pageTitle: 'Group tree', roots, open: path, highlight: q.containing ?? null };
+    },
+    view: (ctx) => (
+      <section class="card">
+        <ul id="group-tree" class="tree" data-open={JSON.stringify(ctx.open)} data-highlight={ctx.highlight ?? ''}>
+          {ctx.roots.map((n) => (
+            <li data-id={n.id} data-count={n.childCount}>
+              <a href={`/group?id=${n.id}`}>{n.name}</a>
+              {n.categoryName ? <small> · {n.categoryName}</small> : null}
+            </li>
+          ))}
+        </ul>
+        {ctx.roots.length === 50 ? <p class="empty">Showing the first 50 root groups.</p> : null}
+        <script src="/public/group-tree.js"></script>
+      </section>
+    ),
+  });
+}

@@ -1,0 +1,116 @@
+// Wires configuration → database → services → routes → pages, and starts listening.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { connect } from '../core/db/connect.js';
+import { migrateToLatest } from '../core/db/migrate.js';
+import { EventBus } from '../core/events/bus.js';
+import { createHttpServer } from '../core/http/server.js';
+import type { Kysely } from 'kysely';
+import type { LibraryConfig } from './config.js';
+import type { Library } from './context.js';
+import type { Database } from './schema/database.js';
+import { libraryMigrations } from './schema/migrations.js';
+import { seedEmptyLibrary } from './schema/seed.js';
+import { ensureRootAdmin } from './auth/root.js';
+import type { Principal } from './auth/principal.js';
+import { createReadonlyRunner } from './queries/readonly.js';
+import { libraryRegistry } from './http/routes.js';
+import { registerFeatures } from './features.js';
+import { handleHtmlError, registerNotFound } from './ui/errors.js';
+import { registerAssets } from './ui/assets.js';
+import { LogRepository } from './audit/repository.js';
+
+export interface RunningLibrary {
+  app: FastifyInstance;
+  lib: Library;
+  /** Base URL once listening, e.g. http://127.0.0.1:8181 */
+  url: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=15552000',
+};
+
+export interface StartOptions {
+  log?: (msg: string) => void;
+  /** false builds the app without listening (e.g. to print the OpenAPI description). */
+  listen?: boolean;
+}
+
+export async function startLibrary(config: LibraryConfig, options: StartOptions = {}): Promise<RunningLibrary> {
+  const log = options.log ?? console.log;
+  let tempFiles: string | null = null;
+  if (config.ephemeral) {
+    tempFiles = mkdtempSync(join(tmpdir(), 'stacks-ephemeral-'));
+    config = { ...config, filePath: tempFiles };
+  }
+  mkdirSync(resolve(config.filePath), { recursive: true });
+  if (config.dbKind === 'sqlite' && config.dbDsn !== ':memory:') {
+    mkdirSync(dirname(resolve(config.dbDsn.replace(/^file:/, '').split('?')[0])), { recursive: true });
+  }
+
+  const handle = connect<Database>({ kind: config.dbKind, dsn: config.dbDsn, maxConnections: config.maxDbConnections });
+  try {
+    await migrateToLatest(handle.db as unknown as Kysely<unknown>, libraryMigrations(handle.kind));
+    await seedEmptyLibrary(handle.db);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  const root = await ensureRootAdmin(handle.db, log);
+  if (config.cleanupLogsDays > 0) {
+    const cutoff = new Date(Date.now() - config.cleanupLogsDays * 86_400_000).toISOString();
+    const removed = await new LogRepository(handle.db, handle.kind).deleteOlderThan(cutoff);
+    log(`removed ${removed} audit-log entries older than ${config.cleanupLogsDays} days`);
+  }
+
+  const lib: Library = {
+    db: handle.db,
+    kind: handle.kind,
+    bus: new EventBus<Principal>(),
+    config,
+    root,
+    readonlySql: createReadonlyRunner({ kind: handle.kind, mainDsn: config.dbDsn, readonlyDsn: config.readonlyDsn, sqliteMain: handle.sqlite }),
+  };
+
+  const app = await createHttpServer({
+    headers: SECURITY_HEADERS,
+    bodyLimit: config.jsonBodyLimit,
+    logger: config.logRequests,
+    onError: handleHtmlError,
+  });
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (req) => {
+    req.principal = lib.root;
+  });
+
+  const routes = libraryRegistry(app);
+  registerFeatures(app, routes, lib);
+  app.get('/v1/openapi.json', async () => routes.openapi({ title: 'Stacks library API', version: '1' }));
+  registerAssets(app);
+  registerNotFound(app);
+
+  if (options.listen === false) await app.ready();
+  else await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+
+  return {
+    app,
+    lib,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    async close() {
+      await app.close();
+      await lib.readonlySql.close();
+      await handle.close();
+      if (tempFiles) rmSync(tempFiles, { recursive: true, force: true });
+    },
+  };
+}

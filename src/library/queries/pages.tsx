@@ -1,0 +1,123 @@
+// Saved SQL query pages: list, detail (runs the query with an input per :name parameter and
+// shows a table or the query's own Template), new, edit.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { h, raw } from '../../core/html/jsx.js';
+import { registerPage, type Layout } from '../../core/http/pages.js';
+import { makeBag, readParams } from '../../core/http/params.js';
+import { PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { EntityForm, registerListPage, type FormField } from '../ui/simple-pages.js';
+import { positionalParams } from './readonly.js';
+import { QueryListInput } from './routes.js';
+import { queryRecord, type QueryService } from './service.js';
+
+const IdInput = Type.Object({ id: Type.Integer() });
+const FIELDS: FormField[] = [
+  { name: 'Name', label: 'Name', required: true },
+  { name: 'Description', label: 'Description', kind: 'area' },
+  { name: 'Text', label: 'SQL (read-only; :name placeholders become inputs)', kind: 'code' },
+  { name: 'Template', label: 'Template (HTML with Alpine.js; results, columns and rows are in scope)', kind: 'code' },
+];
+
+export function registerQueryPages(app: FastifyInstance, layout: Layout, queries: QueryService): void {
+  registerListPage<ReturnType<typeof queryRecord>>(app, layout, {
+    path: '/queries',
+    title: 'Queries',
+    key: 'queries',
+    detail: '/query',
+    newLabel: 'New query',
+    columns: [['Description', (r) => r.Description]],
+    load: async (req) => {
+      const input = readParams(QueryListInput, makeBag(req.query));
+      const { rows, page, perPage } = await queries.crud.list(input, queries.textFilter(input));
+      return { rows: rows.map(queryRecord), page, perPage };
+    },
+  });
+
+  registerPage(app, layout, {
+    path: '/query',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const query = queryRecord(await queries.crud.require(id));
+      const params = [...new Set(positionalParams(query.Text, 'sqlite').names)];
+      return {
+        pageTitle: query.Name,
+        query,
+        params,
+        mainEntity: query,
+        mainEntityType: 'query',
+        _layout: {
+          sidebar: <Timestamps created={query.CreatedAt} updated={query.UpdatedAt} />,
+          actions: (
+            <span>
+              <a class="button" href={`/query/edit?id=${query.ID}`}>
+                Edit
+              </a>{' '}
+              <PostButton action={`/v1/query/delete?Id=${query.ID}`} label="Delete" danger confirm={`Delete the query "${query.Name}"?`} />
+            </span>
+          ),
+        },
+      };
+    },
+    view: (ctx) => (
+      <div x-data={`queryRunner(${JSON.stringify({ id: ctx.query.ID, params: ctx.params })})`}>
+        <section class="card">
+          <p>{ctx.query.Description}</p>
+          <pre>{ctx.query.Text}</pre>
+          <form class="form" x-on:submit="$event.preventDefault(); run()">
+            {ctx.params.map((p) => (
+              <label class="field">
+                <span>{p}</span>
+                <input type="text" x-model={`values[${JSON.stringify(p)}]`} />
+              </label>
+            ))}
+            <button type="submit">Run</button>
+          </form>
+        </section>
+        <div class="error-banner" x-show="error" x-text="error"></div>
+        <section class="card" x-show="ran">
+          {ctx.query.Template.trim() ? (
+            // The Template is HTML written by an editor for this query; it renders as written.
+            <div class="query-template">{raw(ctx.query.Template)}</div>
+          ) : (
+            <table class="list">
+              <thead>
+                <tr>
+                  <template x-for="(c, i) in columns" x-bind:key="i">
+                    <th x-text="c" x-on:click="sortBy(i)"></th>
+                  </template>
+                </tr>
+              </thead>
+              <tbody>
+                <template x-for="(row, r) in rows" x-bind:key="r">
+                  <tr>
+                    <template x-for="(cell, i) in row" x-bind:key="i">
+                      <td x-text="typeof cell === 'object' && cell !== null ? JSON.stringify(cell) : cell"></td>
+                    </template>
+                  </tr>
+                </template>
+              </tbody>
+            </table>
+          )}
+        </section>
+        <script src="/public/query-runner.js"></script>
+      </div>
+    ),
+  });
+
+  registerPage(app, layout, {
+    path: '/query/new',
+    load: async (req) => ({ pageTitle: 'New query', errorMessage: firstOf(queryOf(req).error) || undefined }),
+    view: (_ctx, req) => <EntityForm req={req} action="/v1/query" fields={FIELDS} submit="Create query" />,
+  });
+
+  registerPage(app, layout, {
+    path: '/query/edit',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const query = queryRecord(await queries.crud.require(id));
+      return { pageTitle: `Edit ${query.Name}`, query, errorMessage: firstOf(queryOf(req).error) || undefined };
+    },
+    view: (ctx, req) => <EntityForm req={req} action="/v1/query" fields={FIELDS} record={ctx.query} submit="Save" />,
+  });
+}

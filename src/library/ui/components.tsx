@@ -1,0 +1,130 @@
+// Building blocks shared by every page: list filters, pagination, form fields, write buttons.
+import type { FastifyRequest } from 'fastify';
+import { h, type Child, type SafeHtml } from '../../core/html/jsx.js';
+
+/** The current request's query as a plain string map (first value of each key). */
+export function queryOf(req: FastifyRequest): Record<string, string | string[]> {
+  return (req.query ?? {}) as Record<string, string | string[]>;
+}
+
+export function firstOf(v: string | string[] | undefined): string {
+  return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
+}
+
+export function listOf(v: string | string[] | undefined): string[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** Hidden field telling the error handler which page to return to on a validation error. */
+export function FormPage(props: { req: FastifyRequest }): SafeHtml {
+  return <input type="hidden" name="_form" value={props.req.url} />;
+}
+
+export function Field(props: { label: string; name: string; value?: string | number | null; type?: string; required?: boolean; placeholder?: string; hint?: string }): SafeHtml {
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      <input type={props.type ?? 'text'} name={props.name} value={props.value ?? ''} required={props.required} placeholder={props.placeholder} />
+      {props.hint ? <small>{props.hint}</small> : null}
+    </label>
+  );
+}
+
+export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string }): SafeHtml {
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined}>
+        {props.value ?? ''}
+      </textarea>
+      {props.hint ? <small>{props.hint}</small> : null}
+    </label>
+  );
+}
+
+export function Checkbox(props: { label: string; name: string; checked?: boolean }): SafeHtml {
+  return (
+    <label class="field checkbox">
+      <input type="hidden" name={props.name} value="false" />
+      <input type="checkbox" name={props.name} value="true" checked={props.checked} />
+      <span>{props.label}</span>
+    </label>
+  );
+}
+
+/** A one-button form posting to a /v1 write endpoint (delete and similar). */
+export function PostButton(props: { action: string; label: string; confirm?: string; danger?: boolean; fields?: Record<string, string | number> }): SafeHtml {
+  return (
+    <form method="post" action={props.action} class="inline" x-data="" {...(props.confirm ? { '@submit': `if (!confirm(${JSON.stringify(props.confirm)})) $event.preventDefault()` } : {})}>
+      {Object.entries(props.fields ?? {}).map(([k, v]) => (
+        <input type="hidden" name={k} value={v} />
+      ))}
+      <button type="submit" class={props.danger ? 'danger' : undefined}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+export function ListFilters(props: { req: FastifyRequest; action: string; extra?: Child; sortOptions: string[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const sorts = listOf(q.SortBy);
+  return (
+    <form method="get" action={props.action} class="filters">
+      <h2>Filters</h2>
+      <Field label="Name" name="Name" value={firstOf(q.Name)} />
+      <Field label="Description" name="Description" value={firstOf(q.Description)} />
+      {props.extra}
+      <Field label="Created after" name="CreatedAfter" type="date" value={firstOf(q.CreatedAfter)} />
+      <Field label="Created before" name="CreatedBefore" type="date" value={firstOf(q.CreatedBefore)} />
+      <label class="field">
+        <span>Sort by</span>
+        <select name="SortBy">
+          <option value="">Newest first</option>
+          {props.sortOptions.flatMap((col) =>
+            ['asc', 'desc'].map((dir) => (
+              <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
+                {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
+              </option>
+            )),
+          )}
+        </select>
+      </label>
+      <button type="submit">Apply</button>
+    </form>
+  );
+}
+
+export function Pagination(props: { req: FastifyRequest; page: number; perPage: number; count: number; total?: number }): SafeHtml {
+  const url = new URL(props.req.url, 'http://local');
+  const link = (p: number) => {
+    url.searchParams.set('page', String(p));
+    return url.pathname + url.search;
+  };
+  const hasNext = props.total !== undefined ? props.page * props.perPage < props.total : props.count === props.perPage;
+  return (
+    <nav class="pagination" aria-label="Pagination">
+      {props.page > 1 ? <a href={link(props.page - 1)}>← Previous</a> : <span />}
+      <span>
+        Page {props.page}
+        {props.total !== undefined ? ` of ${Math.max(1, Math.ceil(props.total / props.perPage))}` : ''}
+      </span>
+      {hasNext ? <a href={link(props.page + 1)}>Next →</a> : <span />}
+    </nav>
+  );
+}
+
+export function Timestamps(props: { created: string; updated: string }): SafeHtml {
+  return (
+    <dl class="timestamps">
+      <dt>Created</dt>
+      <dd>
+        <time datetime={props.created}>{props.created.replace('T', ' ').slice(0, 16)}</time>
+      </dd>
+      <dt>Updated</dt>
+      <dd>
+        <time datetime={props.updated}>{props.updated.replace('T', ' ').slice(0, 16)}</time>
+      </dd>
+    </dl>
+  );
+}

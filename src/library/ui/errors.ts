@@ -1,0 +1,67 @@
+// HTML-side error handling: failed form posts go back to the form with the message and the
+// submitted values (companion §6.1 item 4); failed pages render an error page; unknown paths
+// answer an HTML 404 or, for API and JSON clients, {"error": "no such endpoint: …"}.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpError } from '../../core/http/errors.js';
+import { isSafeRelativePath, wantsHtml, wantsJson } from '../../core/http/respond.js';
+import { errorPage } from './error-page.js';
+
+function isApi(req: FastifyRequest): boolean {
+  const path = req.url.split('?')[0];
+  return path.startsWith('/v1/') || path === '/v1' || path.endsWith('.json');
+}
+
+/** Same-origin Referer path, if any. */
+function refererPath(req: FastifyRequest): string | null {
+  const ref = req.headers.referer;
+  if (!ref) return null;
+  try {
+    const u = new URL(ref);
+    if (u.host !== req.headers.host) return null;
+    return u.pathname + u.search;
+  } catch {
+    return null;
+  }
+}
+
+const SENSITIVE = /pass|token|secret/i;
+
+export async function handleHtmlError(err: HttpError, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const path = req.url.split('?')[0];
+  if (req.method !== 'GET' && path.startsWith('/v1/') && wantsHtml(req) && err.status < 500) {
+    // Forms name their own page in a hidden _form field, because pages send no Referer.
+    const body0 = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+    const form = typeof body0._form === 'string' && isSafeRelativePath(body0._form) ? body0._form : null;
+    const back = form ?? refererPath(req);
+    if (!back) return false;
+    const url = new URL(back, 'http://local');
+    for (const [k, v] of Object.entries(body0)) {
+      if (SENSITIVE.test(k) || k === 'error' || k === '_form') continue;
+      url.searchParams.delete(k);
+      for (const item of Array.isArray(v) ? v : [v]) if (typeof item === 'string' || typeof item === 'number') url.searchParams.append(k, String(item));
+    }
+    url.searchParams.set('error', err.message);
+    await reply.code(302).header('location', url.pathname + url.search).send();
+    return true;
+  }
+  if (req.method === 'GET' && !isApi(req) && !wantsJson(req)) {
+    await reply.code(err.status).type('text/html; charset=utf-8').send(errorPage(req, err.status, err.message));
+    return true;
+  }
+  if (req.method === 'GET' && !path.startsWith('/v1/')) {
+    // A page's JSON form reports failures as errorMessage.
+    await reply.code(err.status).send({ error: err.message, errorMessage: err.message });
+    return true;
+  }
+  return false;
+}
+
+export function registerNotFound(app: FastifyInstance): void {
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0];
+    if (isApi(req) || (wantsJson(req) && !wantsHtml(req))) {
+      return reply.code(404).send({ error: `no such endpoint: ${req.method} ${path}` });
+    }
+    return reply.code(404).type('text/html; charset=utf-8').send(errorPage(req, 404, `There is no page at ${path}.`));
+  });
+}

@@ -1,0 +1,54 @@
+// A person in a browser: create a tag through the form and find it in the list.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startTestLibrary, TEST_DB, type TestLibrary } from '../helpers/library.js';
+import { browserAvailable, launchBrowser } from '../helpers/browser.js';
+
+describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('browser', () => {
+  let lib: TestLibrary;
+  let browser: Browser;
+  beforeAll(async () => {
+    lib = await startTestLibrary();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await lib?.close();
+  });
+
+  it('creates a tag through the form and sees it listed', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${lib.url}/tag/new`);
+    await page.fill('input[name="Name"]', 'made in a browser');
+    await page.fill('textarea[name="Description"]', 'typed by a person');
+    await Promise.all([page.waitForURL(/\/tag\?id=\d+$/), page.click('button[type="submit"]')]);
+    expect(await page.textContent('h1')).toBe('made in a browser');
+
+    await page.goto(`${lib.url}/tags`);
+    const list = page.locator('[data-testid="tag-list"]');
+    await expect.poll(() => list.textContent()).toContain('made in a browser');
+
+    // A duplicate from the form comes back to the form with the message and the typed value.
+    await page.goto(`${lib.url}/tag/new`);
+    await page.fill('input[name="Name"]', 'made in a browser');
+    await Promise.all([page.waitForURL(/\/tag\/new\?/), page.click('button[type="submit"]')]);
+    expect(await page.textContent('.error-banner')).toContain('already exists');
+    expect(await page.inputValue('input[name="Name"]')).toBe('made in a browser');
+    await page.close();
+  });
+
+  it('expands the group tree on demand', async () => {
+    const root = await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'tree-root' });
+    const child = await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'tree-child', OwnerId: root.body.ID });
+    await lib.json('POST', '/v1/group', { Name: 'tree-grandchild', OwnerId: child.body.ID });
+    const page = await browser.newPage();
+    await page.goto(`${lib.url}/group/tree`);
+    expect(await page.locator('#group-tree').textContent()).not.toContain('tree-child');
+    await page.click(`li[data-id="${root.body.ID}"] > button.toggle`);
+    await page.waitForSelector('text=tree-child');
+    expect(await page.locator('#group-tree').textContent()).not.toContain('tree-grandchild');
+    await page.goto(`${lib.url}/group/tree?containing=${child.body.ID}`);
+    await page.waitForSelector('li.highlight >> text=tree-child');
+    await page.close();
+  });
+});
