@@ -1,5 +1,6 @@
 // Flags of `stacks library` (companion §1). Later issues add their flags here.
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
+import { parseAllowList, type AddressPolicy } from '../core/net/addresses.js';
 
 export const libraryFlags = {
   'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
@@ -14,6 +15,11 @@ export const libraryFlags = {
   'share-port': flag.string('port of the public note share server (empty = sharing off)', '', { env: 'SHARE_PORT' }),
   'share-bind-address': flag.string('interface of the share server', '0.0.0.0', { env: 'SHARE_BIND_ADDRESS' }),
   'max-json-body': flag.int('body limit in bytes for application/json requests (0 = 64 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
+  'allow-private-hosts': flag.bool('let server-side fetches (URL import, downloads, calendar feeds) reach private and loopback addresses', 'ALLOW_PRIVATE_HOSTS'),
+  'allow-private-fetch': flag.list('comma-separated IPs or CIDR blocks that server-side fetches may reach although private', 'ALLOW_PRIVATE_FETCH'),
+  'remote-connect-timeout': flag.duration('dial and response-header timeout of server-side fetches', '30s', 'REMOTE_CONNECT_TIMEOUT'),
+  'remote-idle-timeout': flag.duration('abort a server-side fetch when no bytes arrive for this long', '60s', 'REMOTE_IDLE_TIMEOUT'),
+  'remote-overall-timeout': flag.duration('whole-download limit of server-side fetches', '30m', 'REMOTE_OVERALL_TIMEOUT'),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -34,6 +40,10 @@ export interface LibraryConfig {
   shareHost: string;
   jsonBodyLimit: number;
   logRequests: boolean;
+  /** Which addresses server-side fetches may reach. */
+  fetchPolicy: AddressPolicy;
+  /** Timeouts of server-side fetches, in milliseconds. */
+  remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
 }
 
 /** Splits "host:port"; an empty host means every interface. */
@@ -61,6 +71,12 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
   if (!f.ephemeral && f['file-save-path'].trim() === '') {
     throw new ConfigError('file save path is empty (use -ephemeral for a throw-away library)');
   }
+  let allowed;
+  try {
+    allowed = parseAllowList(f['allow-private-fetch'].flatMap((v) => v.split(',')));
+  } catch (e) {
+    throw new ConfigError(`invalid -allow-private-fetch: ${(e as Error).message}`);
+  }
   return {
     host,
     port,
@@ -75,6 +91,12 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
     shareHost: f['share-bind-address'],
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
     logRequests: !f.quiet,
+    fetchPolicy: { allowPrivate: f['allow-private-hosts'], allowed },
+    remote: {
+      connectTimeoutMs: f['remote-connect-timeout'],
+      idleTimeoutMs: f['remote-idle-timeout'],
+      overallTimeoutMs: f['remote-overall-timeout'],
+    },
   };
 }
 

@@ -147,6 +147,63 @@ export interface RelationTable extends Stamped {
   relation_type_id: number;
 }
 
+export interface ResourceVersionTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  created_by_user_id: number | null;
+  resource_id: number;
+  version_number: number;
+  hash: string;
+  hash_type: string;
+  file_size: number;
+  content_type: string;
+  width: number;
+  height: number;
+  location: string;
+  storage_location: string | null;
+  comment: string;
+}
+
+export interface ImageHashTable {
+  id: Id;
+  resource_id: number;
+  a_hash: string;
+  d_hash: string;
+  a_hash_int: number | null;
+  d_hash_int: number | null;
+  hash_version: number | null;
+  p_hash_int: number | null;
+  p_chunk0: number | null;
+  p_chunk1: number | null;
+  p_chunk2: number | null;
+  p_chunk3: number | null;
+  status: string;
+}
+
+export interface ResourceSimilarityTable {
+  id: Id;
+  resource_id1: number;
+  resource_id2: number;
+  hamming_distance: number;
+  p_distance: number | null;
+  a_distance: number | null;
+}
+
+export interface NoteBlockTable extends Stamped {
+  note_id: number;
+  type: string;
+  position: string;
+  content: Json;
+  state: Json;
+}
+
+export interface SavedMrqlQueryTable extends Stamped {
+  name: string;
+  query: string;
+  description: string;
+}
+
 export interface LogEntryTable {
   id: Id;
   created_at: Ts;
@@ -177,6 +234,11 @@ export interface Database {
   group_relation_types: RelationTypeTable;
   group_relations: RelationTable;
   log_entries: LogEntryTable;
+  resource_versions: ResourceVersionTable;
+  image_hashes: ImageHashTable;
+  resource_similarities: ResourceSimilarityTable;
+  note_blocks: NoteBlockTable;
+  saved_mrql_queries: SavedMrqlQueryTable;
   resource_tags: { resource_id: number; tag_id: number };
   note_tags: { note_id: number; tag_id: number };
   group_tags: { group_id: number; tag_id: number };

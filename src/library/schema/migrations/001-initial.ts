@@ -160,6 +160,62 @@ export function initialMigration(kind: DbKind): Migration {
         .addCheckConstraint('ck_group_relation_not_self', sql`to_group_id <> from_group_id`)
         .execute();
 
+      // Content tables whose features arrive in later issues, created here so every feature
+      // (and MRQL, which reads all of them) sees one schema (companion §2.1, §2.3).
+      await base(db, kind, 'resource_versions', false)
+        .addColumn('resource_id', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
+        .addColumn('version_number', 'integer', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('hash_type', 'text', (c) => c.notNull().defaultTo('SHA1'))
+        .addColumn('file_size', 'bigint', (c) => c.notNull())
+        .addColumn('content_type', 'text', text)
+        .addColumn('width', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('height', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('location', 'text', (c) => c.notNull())
+        .addColumn('storage_location', 'text')
+        .addColumn('comment', 'text', text)
+        .addUniqueConstraint('uq_resource_version_number', ['resource_id', 'version_number'])
+        .execute();
+
+      await withId(kind, db.schema.createTable('image_hashes'))
+        .addColumn('resource_id', 'integer', (c) => c.notNull().unique().references('resources.id').onDelete('cascade'))
+        .addColumn('a_hash', 'text', text)
+        .addColumn('d_hash', 'text', text)
+        .addColumn('a_hash_int', 'bigint')
+        .addColumn('d_hash_int', 'bigint')
+        .addColumn('hash_version', 'integer')
+        .addColumn('p_hash_int', 'bigint')
+        .addColumn('p_chunk0', 'integer')
+        .addColumn('p_chunk1', 'integer')
+        .addColumn('p_chunk2', 'integer')
+        .addColumn('p_chunk3', 'integer')
+        .addColumn('status', 'text', text)
+        .execute();
+
+      await withId(kind, db.schema.createTable('resource_similarities'))
+        .addColumn('resource_id1', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
+        .addColumn('resource_id2', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
+        .addColumn('hamming_distance', 'smallint', (c) => c.notNull().defaultTo(0))
+        .addColumn('p_distance', 'smallint')
+        .addColumn('a_distance', 'smallint')
+        .addUniqueConstraint('uq_resource_similarity_pair', ['resource_id1', 'resource_id2'])
+        .addCheckConstraint('ck_resource_similarity_order', sql`resource_id1 < resource_id2`)
+        .execute();
+
+      await base(db, kind, 'note_blocks', false)
+        .addColumn('note_id', 'integer', (c) => c.notNull().references('notes.id').onDelete('cascade'))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('position', 'varchar(64)', (c) => c.notNull())
+        .addColumn('content', json, (c) => c.notNull().defaultTo(emptyObject))
+        .addColumn('state', json, (c) => c.notNull().defaultTo(emptyObject))
+        .execute();
+
+      await base(db, kind, 'saved_mrql_queries', false)
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('query', 'text', text)
+        .addColumn('description', 'text', text)
+        .execute();
+
       const join = async (table: string, a: [string, string], b: [string, string]) => {
         await db.schema
           .createTable(table)
@@ -211,6 +267,19 @@ export function initialMigration(kind: DbKind): Migration {
         for (const c of cols) await index(db, t, [c]);
       }
       await index(db, 'log_entries', ['entity_type', 'entity_id']);
+      for (const [t, cols] of Object.entries({
+        resource_versions: ['resource_id', 'hash', 'created_at'],
+        image_hashes: ['a_hash', 'd_hash', 'a_hash_int', 'd_hash_int', 'hash_version', 'p_hash_int', 'p_chunk0', 'p_chunk1', 'p_chunk2', 'p_chunk3', 'status'],
+        resource_similarities: ['resource_id1', 'resource_id2', 'p_distance'],
+        note_blocks: ['note_id', 'created_at', 'updated_at'],
+        saved_mrql_queries: ['created_at', 'updated_at'],
+      })) {
+        for (const c of cols) await index(db, t, [c]);
+      }
+      await index(db, 'resource_similarities', ['resource_id1', 'hamming_distance']);
+      await index(db, 'resource_similarities', ['resource_id2', 'hamming_distance']);
+      await index(db, 'note_blocks', ['note_id', 'type', 'position']);
+      await index(db, 'note_blocks', ['note_id', 'position']);
     },
   };
 }
