@@ -15,6 +15,10 @@ import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
 import { registerDashboard } from './ui/dashboard.js';
+import { RelationTypeService } from './relations/types.js';
+import { RelationService } from './relations/service.js';
+import { registerRelationRoutes } from './relations/routes.js';
+import { registerRelationPages } from './relations/pages.js';
 import { PartialService } from './partials/service.js';
 import { registerPartialRoutes } from './partials/routes.js';
 import { registerPartialPages } from './partials/pages.js';
@@ -44,6 +48,11 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const groups = new GroupService(lib);
   registerGroupRoutes(routes, lib, groups);
   registerGroupPages(app, pageLayout, lib, groups);
+
+  const relationTypes = new RelationTypeService(lib);
+  const relations = new RelationService(lib);
+  registerRelationRoutes(routes, relationTypes, relations);
+  registerRelationPages(app, pageLayout, lib, relationTypes, relations);
 
   for (const kind of CARRIERS) {
     const carriers = new CarrierService(lib, kind);

@@ -27,7 +27,8 @@ export type NamedTable =
   | 'groups'
   | 'notes'
   | 'resources'
-  | 'group_relation_types';
+  | 'group_relation_types'
+  | 'group_relations';
 
 // Kysely cannot type a query over "one of several tables" generically; every table in
 // NamedTable has the columns used here, so queries are typed against `tags` as a stand-in.
@@ -52,10 +53,15 @@ export interface EntityKind<T extends NamedTable> {
   sort: SortSpec;
 }
 
-/** Columns every new row carries: timestamps, the acting user and a fresh GUID (companion §2). */
-export function newRowStamp(actor: Actor) {
+/** Columns every new row carries: timestamps and the acting user (companion §2). */
+export function rowStamp(actor: Actor) {
   const now = nowIso();
-  return { created_at: now, updated_at: now, created_by_user_id: actor.principal.userId, guid: randomUUID() };
+  return { created_at: now, updated_at: now, created_by_user_id: actor.principal.userId };
+}
+
+/** rowStamp plus a fresh GUID, for the tables export/import recognises entities by. */
+export function newRowStamp(actor: Actor) {
+  return { ...rowStamp(actor), guid: randomUUID() };
 }
 
 /** Emits the before/after change events around `work` (the audit log listens to `after`). */

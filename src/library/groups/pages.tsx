@@ -32,12 +32,12 @@ function Breadcrumb(props: { chain: GroupRecord[] }): SafeHtml {
   );
 }
 
-function Section(props: { title: string; children?: unknown; empty: boolean; more?: string }): SafeHtml {
+function Section(props: { title: string; children?: unknown; empty: boolean; more?: string; moreLabel?: string }): SafeHtml {
   return (
     <section class="card">
       <h2>{props.title}</h2>
       {props.empty ? <p class="empty">None.</p> : (props.children as SafeHtml)}
-      {props.more ? <a href={props.more}>See all</a> : null}
+      {props.more ? <a href={props.more}>{props.moreLabel ?? 'See all'}</a> : null}
     </section>
   );
 }
@@ -179,6 +179,24 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           </Section>
           <Section title="Related resources" empty={g.RelatedResources.length === 0}>
             <ul>{g.RelatedResources.map((r) => <li>{r.Name}</li>)}</ul>
+          </Section>
+          <Section title="Relations" empty={g.Relationships.length === 0} more={`/relation/new?FromGroupId=${g.ID}`} moreLabel="Add relation">
+            <ul>
+              {g.Relationships.map((r) => (
+                <li>
+                  <a href={`/relation?id=${r.Id}`}>{r.RelationType.Name}</a> → <GroupLink g={r.ToGroup!} />
+                </li>
+              ))}
+            </ul>
+          </Section>
+          <Section title="Reverse relations" empty={g.BackRelations.length === 0} more={`/relation/new?ToGroupId=${g.ID}`} moreLabel="Add relation">
+            <ul>
+              {g.BackRelations.map((r) => (
+                <li>
+                  <GroupLink g={r.FromGroup!} /> → <a href={`/relation?id=${r.Id}`}>{r.RelationType.Name}</a>
+                </li>
+              ))}
+            </ul>
           </Section>
         </div>
       );

@@ -15,6 +15,7 @@ import { categoriesById, noteStubs, resourceStubs, tagsByGroup } from './loaders
 import { categoryStub, groupRecord, listedGroup, type GroupRow } from './records.js';
 import { tagRecord } from '../tags/service.js';
 import { checkGroupMeta } from './meta.js';
+import { groupRelations } from '../relations/service.js';
 
 type Trx = Transaction<Database>;
 
@@ -98,7 +99,7 @@ export class GroupService {
   async read(id: number | undefined) {
     const row = await this.crud.require(id);
     const db = this.lib.db;
-    const [tags, category, owner, ownGroups, relatedGroups, ownResources, relatedResources, ownNotes, relatedNotes] = await Promise.all([
+    const [tags, category, owner, ownGroups, relatedGroups, ownResources, relatedResources, ownNotes, relatedNotes, relations] = await Promise.all([
       tagsByGroup(db, [row.id]),
       row.category_id === null ? null : db.selectFrom('categories').select(['id', 'name', 'description']).where('id', '=', row.category_id).executeTakeFirst(),
       row.owner_id === null ? undefined : db.selectFrom('groups').selectAll().where('id', '=', row.owner_id).executeTakeFirst(),
@@ -115,6 +116,7 @@ export class GroupService {
       resourceStubs(db, { relatedTo: row.id }, OWN_RESOURCE_LIMIT),
       noteStubs(db, { ownerId: row.id }, COLLECTION_LIMIT),
       noteStubs(db, { relatedTo: row.id }, COLLECTION_LIMIT),
+      groupRelations(db, row.id, COLLECTION_LIMIT),
     ]);
     return {
       ...groupRecord(row),
@@ -127,6 +129,7 @@ export class GroupService {
       RelatedResources: relatedResources,
       OwnNotes: ownNotes,
       RelatedNotes: relatedNotes,
+      ...relations,
     };
   }
 

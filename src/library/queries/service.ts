@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { containsText } from '../../core/db/dialect.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange, type AnyQuery, type Row } from '../common/crud.js';
+import { Crud, rowStamp, withChange, type AnyQuery, type Row } from '../common/crud.js';
 import type { CommonListInput } from '../common/list.js';
 import { validName } from '../common/names.js';
 
@@ -68,7 +68,7 @@ export class QueryService {
     const name = validName(input.Name);
     await this.checkName(name);
     return withChange(this.lib, actor, 'create', 'query', async () => {
-      const { guid: _guid, ...stamp } = newRowStamp(actor);
+      const stamp = rowStamp(actor);
       const row = await this.lib.db
         .insertInto('queries')
         .values({ ...stamp, name, text: input.Text ?? '', template: input.Template ?? '', description: input.Description ?? '' })

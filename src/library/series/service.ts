@@ -5,7 +5,7 @@ import { nowIso, parseJson } from '../../core/db/dialect.js';
 import { conflict } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange, type Row } from '../common/crud.js';
+import { Crud, rowStamp, withChange, type Row } from '../common/crud.js';
 import { jsonObjectText, validName } from '../common/names.js';
 
 export type SeriesRow = Row<'series'>;
@@ -36,7 +36,7 @@ export class SeriesService {
     const slug = input.Slug?.trim() ? validName(input.Slug, 'Slug') : name;
     await this.checkSlug(slug);
     return withChange(this.lib, actor, 'create', 'series', async () => {
-      const { guid: _guid, ...stamp } = newRowStamp(actor);
+      const stamp = rowStamp(actor);
       const row = await this.lib.db.insertInto('series').values({ ...stamp, name, slug, meta: '{}' }).returningAll().executeTakeFirstOrThrow();
       return { id: row.id, name, after: row, result: row as SeriesRow };
     });

@@ -14,6 +14,8 @@ const ADMIN_MENU: [string, string][] = [
   ['Queries', '/queries'],
   ['Categories', '/categories'],
   ['Resource Categories', '/resourceCategories'],
+  ['Relations', '/relations'],
+  ['Relation Types', '/relationTypes'],
   ['Note Types', '/noteTypes'],
   ['Template Partials', '/templatePartials'],
   ['Series', '/seriesList'],
