@@ -20,6 +20,7 @@ export const libraryFlags = {
   'remote-connect-timeout': flag.duration('dial and response-header timeout of server-side fetches', '30s', 'REMOTE_CONNECT_TIMEOUT'),
   'remote-idle-timeout': flag.duration('abort a server-side fetch when no bytes arrive for this long', '60s', 'REMOTE_IDLE_TIMEOUT'),
   'remote-overall-timeout': flag.duration('whole-download limit of server-side fetches', '30m', 'REMOTE_OVERALL_TIMEOUT'),
+  'mass-edit-filter-limit': flag.int('most entities one filter-targeted mass edit may change', 10000, { env: 'MASS_EDIT_FILTER_LIMIT', min: 1 }),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -42,6 +43,8 @@ export interface LibraryConfig {
   logRequests: boolean;
   /** Which addresses server-side fetches may reach. */
   fetchPolicy: AddressPolicy;
+  /** Ceiling of a filter-targeted mass edit. */
+  massEditFilterLimit: number;
   /** Timeouts of server-side fetches, in milliseconds. */
   remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
 }
@@ -91,6 +94,7 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
     shareHost: f['share-bind-address'],
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
     logRequests: !f.quiet,
+    massEditFilterLimit: f['mass-edit-filter-limit'],
     fetchPolicy: { allowPrivate: f['allow-private-hosts'], allowed },
     remote: {
       connectTimeoutMs: f['remote-connect-timeout'],

@@ -8,6 +8,10 @@ import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
 import type { Library } from '../context.js';
 import { registerTimeline } from '../timelines/routes.js';
+import { registerBulkEdits } from '../massEdit/bulk.js';
+import { registerMassEdit } from '../massEdit/routes.js';
+import { registerEditMeta } from '../meta/editMeta.js';
+import { groupContent } from './content.js';
 
 const TREE_DEFAULT = 50;
 const TREE_MAX = 100;
@@ -24,7 +28,6 @@ const GroupWriteInput = Type.Object({
   URL: Type.Optional(Type.String()),
 });
 
-const BulkInput = Type.Object({ ID: Type.Array(Type.Integer()), EditedId: Type.Array(Type.Integer()) });
 
 export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups: GroupService): void {
   routes.add({
@@ -113,36 +116,10 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     },
   });
 
-  for (const [path, add] of [
-    ['/v1/groups/addTags', true],
-    ['/v1/groups/removeTags', false],
-  ] as const) {
-    routes.add({
-      method: 'POST',
-      path,
-      tag: 'groups',
-      summary: `${add ? 'Add' : 'Remove'} tags (EditedId) ${add ? 'to' : 'from'} groups (ID)`,
-      needs: 'write',
-      input: BulkInput,
-      handler: async ({ req, reply, input }) => {
-        await groups.bulkTags(actorOf(req), input.ID, input.EditedId, add);
-        return sendWrite(req, reply, { ok: true }, '/groups');
-      },
-    });
-  }
-
-  routes.add({
-    method: 'POST',
-    path: '/v1/groups/addMeta',
-    tag: 'groups',
-    summary: 'Merge a JSON object into the meta of several groups',
-    needs: 'write',
-    input: Type.Object({ ID: Type.Array(Type.Integer()), Meta: Type.String() }),
-    handler: async ({ req, reply, input }) => {
-      await groups.bulkAddMeta(actorOf(req), input.ID, input.Meta);
-      return sendWrite(req, reply, { ok: true }, '/groups');
-    },
-  });
+  const kind = groupContent(groups);
+  registerBulkEdits(routes, lib, kind, { base: '/v1/groups', page: '/groups', ops: ['addTags', 'removeTags', 'addMeta'] });
+  registerMassEdit(routes, lib, kind, { path: '/v1/groups/massEdit', page: '/groups' });
+  registerEditMeta(routes, lib, kind, { path: '/v1/group/editMeta', page: '/group' });
 
   routes.add({
     method: 'POST',

@@ -14,7 +14,8 @@ import { ancestorsOf, wouldCreateCycle } from './hierarchy.js';
 import { categoriesById, noteStubs, resourceStubs, tagsByGroup } from './loaders.js';
 import { categoryStub, groupRecord, listedGroup, type GroupRow } from './records.js';
 import { tagRecord } from '../tags/service.js';
-import { checkGroupMeta } from './meta.js';
+import { checkCarrierMeta } from '../common/content.js';
+import { GROUP_CARRIER } from './content.js';
 import { groupRelations } from '../relations/service.js';
 
 type Trx = Transaction<Database>;
@@ -178,7 +179,7 @@ export class GroupService {
       const newId = await this.lib.db.transaction().execute(async (trx) => {
         await this.checkCategory(trx, input.CategoryId);
         await this.checkOwner(trx, null, input.OwnerId);
-        await checkGroupMeta(trx, input.CategoryId ?? null, meta);
+        await checkCarrierMeta(trx, GROUP_CARRIER, input.CategoryId ?? null, JSON.parse(meta));
         const row = await trx
           .insertInto('groups')
           .values({
@@ -211,7 +212,7 @@ export class GroupService {
       await this.lib.db.transaction().execute(async (trx) => {
         await this.checkCategory(trx, categoryId);
         if (ownerId !== before.owner_id) await this.checkOwner(trx, id, ownerId);
-        if (input.Meta !== undefined || categoryId !== before.category_id) await checkGroupMeta(trx, categoryId, meta);
+        if (input.Meta !== undefined || categoryId !== before.category_id) await checkCarrierMeta(trx, GROUP_CARRIER, categoryId, JSON.parse(meta));
         await trx
           .updateTable('groups')
           .set({
@@ -254,42 +255,6 @@ export class GroupService {
         await trx.deleteFrom('groups').where('id', 'in', unique).execute();
       });
       return { message: `Deleted ${unique.length} groups (${unique.join(', ')})`, result: undefined };
-    });
-  }
-
-  async bulkTags(actor: Actor, ids: number[], tagIds: number[], add: boolean): Promise<void> {
-    const groups = [...new Set(ids)];
-    const tags = [...new Set(tagIds)];
-    if (groups.length === 0 || tags.length === 0) throw badRequest('ID and EditedId must each list at least one id');
-    await withChange(this.lib, actor, 'update', 'group', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await requireAll(trx, 'groups', groups, 'group');
-        await requireAll(trx, 'tags', tags, 'tag');
-        await trx.deleteFrom('group_tags').where('group_id', 'in', groups).where('tag_id', 'in', tags).execute();
-        if (add) await trx.insertInto('group_tags').values(groups.flatMap((group_id) => tags.map((tag_id) => ({ group_id, tag_id })))).execute();
-        await trx.updateTable('groups').set({ updated_at: nowIso() }).where('id', 'in', groups).execute();
-      });
-      return { message: `${add ? 'Added' : 'Removed'} tags ${tags.join(', ')} ${add ? 'to' : 'from'} groups ${groups.join(', ')}`, result: undefined };
-    });
-  }
-
-  /** Merges the given object into each group's meta at the top level, validating each result. */
-  async bulkAddMeta(actor: Actor, ids: number[], metaText: string | undefined): Promise<void> {
-    const groups = [...new Set(ids)];
-    if (groups.length === 0) throw badRequest('ID must list at least one group');
-    const patch = JSON.parse(jsonObjectText(metaText, 'Meta')) as Record<string, unknown>;
-    await withChange(this.lib, actor, 'update', 'group', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        const rows = await trx.selectFrom('groups').select(['id', 'meta', 'category_id']).where('id', 'in', groups).execute();
-        if (rows.length !== groups.length) throw notFound('one of the groups does not exist');
-        const now = nowIso();
-        for (const r of rows) {
-          const merged = JSON.stringify({ ...parseJson<Record<string, unknown>>(r.meta, {}), ...patch });
-          await checkGroupMeta(trx, r.category_id, merged);
-          await trx.updateTable('groups').set({ meta: merged, updated_at: now }).where('id', '=', r.id).execute();
-        }
-      });
-      return { message: `Added meta keys ${Object.keys(patch).join(', ')} to groups ${groups.join(', ')}`, result: undefined };
     });
   }
 
