@@ -51,4 +51,30 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('browser', () => {
     await page.waitForSelector('li.highlight >> text=tree-child');
     await page.close();
   });
+
+  it('picks tags and an owner with the search pickers on the group form', async () => {
+    const tag = await lib.json<{ ID: number }>('POST', '/v1/tag', { Name: 'picked-tag' });
+    const parent = await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'picker-parent' });
+    const page = await browser.newPage();
+    await page.goto(`${lib.url}/group/new`);
+    await page.fill('input[name="Name"]', 'picked group');
+    const tags = page.locator('.picker', { hasText: 'Tags' });
+    await tags.locator('input[type="text"]').fill('picked');
+    await tags.locator('.picker-results button', { hasText: 'picked-tag' }).click();
+    const owner = page.locator('.picker', { hasText: 'Owner' });
+    await owner.locator('input[type="text"]').fill('picker-par');
+    await owner.locator('.picker-results button', { hasText: 'picker-parent' }).click();
+    await Promise.all([page.waitForURL(/\/group\?id=\d+$/), page.click('button[type="submit"]')]);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    const g = await lib.json<{ Tags: { ID: number }[]; OwnerId: number }>('GET', `/v1/group?id=${id}`);
+    expect(g.body.Tags.map((t) => t.ID)).toEqual([tag.body.ID]);
+    expect(g.body.OwnerId).toBe(parent.body.ID);
+
+    // Removing every chip on edit clears the tags instead of keeping them.
+    await page.goto(`${lib.url}/group/edit?id=${id}`);
+    await page.locator('.picker', { hasText: 'Tags' }).locator('.chip-remove').click();
+    await Promise.all([page.waitForURL(/\/group\?id=\d+$/), page.click('button[type="submit"]')]);
+    expect((await lib.json<{ Tags: unknown[] }>('GET', `/v1/group?id=${id}`)).body.Tags).toEqual([]);
+    await page.close();
+  });
 });

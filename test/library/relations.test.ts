@@ -212,7 +212,8 @@ describe('relation pages', () => {
     }
     expect(await (await lib.fetch('/relationTypes')).text()).toContain('data-testid="relation-type-list"');
     expect(await (await lib.fetch(`/relationType?id=${t.ID}`)).text()).toContain(t.Name);
-    expect(await (await lib.fetch('/relation/new?FromGroupId=7')).text()).toContain('value="7"');
+    const alice = (await ok<{ ID: number }[]>('GET', '/v1/groups?Name=%22Alice%22'))[0].ID;
+    expect(await (await lib.fetch(`/relation/new?FromGroupId=${alice}`)).text()).toContain('&#34;name&#34;:&#34;Alice&#34;');
     const list = await ok<{ relations: Relation[] }>('GET', '/relations.json');
     expect(list.relations.length).toBeGreaterThan(0);
     const detail = await lib.fetch(`/relation?id=${list.relations[0].Id}`);

@@ -6,7 +6,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
-import { Field, FormPage, ListFilters, Pagination, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { Field, FormPage, ListFilters, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { GroupListInput } from './filters.js';
 import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
@@ -47,6 +47,7 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
   const g = props.group;
   const value = (k: string, fallback: string | number | null | undefined) => firstOf(q[k]) || String(fallback ?? '');
   const categoryId = Number(value('CategoryId', g?.CategoryId));
+  const owner = g?.Owner ? [{ id: g.Owner.ID, name: g.Owner.Name }] : [];
   return (
     <form method="post" action="/v1/group" class="card form">
       <FormPage req={props.req} />
@@ -57,7 +58,7 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
       <label class="field">
         <span>Category</span>
         <select name="CategoryId">
-          <option value="">none</option>
+          <option value="0">none</option>
           {props.categories.map((c) => (
             <option value={c.id} selected={c.id === categoryId}>
               {c.name}
@@ -65,10 +66,37 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
           ))}
         </select>
       </label>
-      <Field label="Owner (parent group id)" name="OwnerId" type="number" value={value('OwnerId', g?.OwnerId)} />
+      <Picker label="Owner (parent group)" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={owner} />
+      <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={(g?.Tags ?? []).map((t) => ({ id: t.ID, name: t.Name }))} />
+      <Picker label="Related groups" name="Groups" source="/v1/groups" selected={(g?.RelatedGroups ?? []).map((r) => ({ id: r.ID, name: r.Name }))} />
       <TextArea label="Meta (JSON object)" name="Meta" code value={value('Meta', g ? JSON.stringify(g.Meta, null, 2) : '{}')} />
       <button type="submit">{g ? 'Save' : 'Create group'}</button>
     </form>
+  );
+}
+
+/** The group list's own filters, beside the common ones. */
+function GroupFilters(props: { req: FastifyRequest; categories: { id: number; name: string }[]; tags: PickerItem[]; owner: PickerItem[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const categoryId = Number(firstOf(q.CategoryId));
+  return (
+    <div class="filters-extra">
+      <label class="field">
+        <span>Category</span>
+        <select name="CategoryId">
+          <option value="">any</option>
+          {props.categories.map((c) => (
+            <option value={c.id} selected={c.id === categoryId}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Picker label="Tags (all of them)" name="Tags" source="/v1/tags/suggest" selected={props.tags} />
+      <Picker label="Owner" name="OwnerId" source="/v1/groups" multiple={false} selected={props.owner} />
+      <Field label="URL" name="URL" value={firstOf(q.URL)} />
+      <Field label="Meta query" name="MetaQuery" value={firstOf(q.MetaQuery)} placeholder="key:value or key:GT:3" />
+    </div>
   );
 }
 
@@ -79,14 +107,20 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     path: '/groups',
     load: async (req) => {
       const input = readParams(GroupListInput, makeBag(req.query));
-      const { rows, page, perPage } = await groups.list(input);
+      const [{ rows, page, perPage }, cats, tagRows, ownerRows] = await Promise.all([
+        groups.list(input),
+        categories(),
+        input.Tags?.length ? lib.db.selectFrom('tags').select(['id', 'name']).where('id', 'in', input.Tags).execute() : [],
+        input.OwnerId ? lib.db.selectFrom('groups').select(['id', 'name']).where('id', '=', input.OwnerId).execute() : [],
+      ]);
+      const extra = <GroupFilters req={req} categories={cats} tags={tagRows} owner={ownerRows} />;
       return {
         pageTitle: 'Groups',
         groups: rows,
         pagination: { page, perPage },
         parsedQuery: input,
         _layout: {
-          sidebar: <ListFilters req={req} action="/groups" sortOptions={['name', 'created_at', 'updated_at']} />,
+          sidebar: <ListFilters req={req} action="/groups" extra={extra} sortOptions={['name', 'created_at', 'updated_at']} />,
           actions: (
             <span>
               <a class="button" href="/group/tree">

@@ -175,11 +175,14 @@ export class GroupService {
     const name = validName(input.Name);
     const meta = jsonObjectText(input.Meta, 'Meta');
     const url = normaliseUrl(input.URL);
+    // 0 means none, as forms send it.
+    const categoryId = input.CategoryId || null;
+    const ownerId = input.OwnerId || null;
     const id = await withChange(this.lib, actor, 'create', 'group', async () => {
       const newId = await this.lib.db.transaction().execute(async (trx) => {
-        await this.checkCategory(trx, input.CategoryId);
-        await this.checkOwner(trx, null, input.OwnerId);
-        await checkCarrierMeta(trx, GROUP_CARRIER, input.CategoryId ?? null, JSON.parse(meta));
+        await this.checkCategory(trx, categoryId);
+        await this.checkOwner(trx, null, ownerId);
+        await checkCarrierMeta(trx, GROUP_CARRIER, categoryId, JSON.parse(meta));
         const row = await trx
           .insertInto('groups')
           .values({
@@ -188,8 +191,8 @@ export class GroupService {
             description: input.Description ?? '',
             url,
             meta,
-            owner_id: input.OwnerId ?? null,
-            category_id: input.CategoryId ?? null,
+            owner_id: ownerId,
+            category_id: categoryId,
           })
           .returning('id')
           .executeTakeFirstOrThrow();

@@ -6,7 +6,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
-import { Field, FormPage, ListFilters, Pagination, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { Field, FormPage, ListFilters, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { relationTypeRecord, type RelationRecord, type RelationTypeRecord } from './records.js';
 import { RelationListInput, RelationTypeListInput } from './routes.js';
 import type { RelationTypeService } from './types.js';
@@ -53,7 +53,12 @@ function TypeForm(props: { req: FastifyRequest; type?: RelationTypeRecord; categ
   );
 }
 
-function RelationForm(props: { req: FastifyRequest; relation?: RelationRecord; types: Option[] }): SafeHtml {
+/** The picked group for a single picker, by the id the form carries. */
+function picked(ends: Option[], id: string): { id: number; name: string }[] {
+  return ends.filter((e) => String(e.id) === id);
+}
+
+function RelationForm(props: { req: FastifyRequest; relation?: RelationRecord; types: Option[]; ends: Option[] }): SafeHtml {
   const q = queryOf(props.req);
   const r = props.relation;
   const value = (k: string, fallback: string | number | null | undefined) => firstOf(q[k]) || String(fallback ?? '');
@@ -61,9 +66,9 @@ function RelationForm(props: { req: FastifyRequest; relation?: RelationRecord; t
     <form method="post" action="/v1/relation" class="card form">
       <FormPage req={props.req} />
       {r ? <input type="hidden" name="Id" value={r.Id} /> : null}
-      <Field label="From group (id)" name="FromGroupId" type="number" required value={value('FromGroupId', r?.FromGroupId)} />
+      <Picker label="From group" name="FromGroupId" source="/v1/groups" multiple={false} selected={picked(props.ends, value('FromGroupId', r?.FromGroupId))} />
       <Select label="Relation type" name="GroupRelationTypeId" options={props.types} selected={Number(value('GroupRelationTypeId', r?.GroupRelationTypeId))} />
-      <Field label="To group (id)" name="ToGroupId" type="number" required value={value('ToGroupId', r?.ToGroupId)} />
+      <Picker label="To group" name="ToGroupId" source="/v1/groups" multiple={false} selected={picked(props.ends, value('ToGroupId', r?.ToGroupId))} />
       <Field label="Name" name="Name" value={value('Name', r?.Name)} />
       <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
       <button type="submit">{r ? 'Save' : 'Create relation'}</button>
@@ -84,6 +89,12 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
         .execute()
     ).map((t) => ({ id: t.id, name: `${t.name} (${t.from_name ?? '?'} → ${t.to_name ?? '?'})` }));
   const errorOf = (req: FastifyRequest) => firstOf(queryOf(req).error) || undefined;
+  /** Names of the groups a relation form starts with (from the relation or the query). */
+  const endsOf = async (req: FastifyRequest, r?: RelationRecord) => {
+    const q = queryOf(req);
+    const ids = [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+    return ids.length ? lib.db.selectFrom('groups').select(['id', 'name']).where('id', 'in', ids).execute() : [];
+  };
 
   registerPage(app, layout, {
     path: '/relationTypes',
@@ -287,8 +298,8 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relation/new',
-    load: async (req) => ({ pageTitle: 'New relation', errorMessage: errorOf(req), _types: await typeOptions() }),
-    view: (ctx, req) => <RelationForm req={req} types={ctx._types} />,
+    load: async (req) => ({ pageTitle: 'New relation', errorMessage: errorOf(req), _types: await typeOptions(), _ends: await endsOf(req) }),
+    view: (ctx, req) => <RelationForm req={req} types={ctx._types} ends={ctx._ends} />,
   });
 
   registerPage(app, layout, {
@@ -296,8 +307,8 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const relation = await relations.read(id);
-      return { pageTitle: 'Edit relation', relation, errorMessage: errorOf(req), _types: await typeOptions() };
+      return { pageTitle: 'Edit relation', relation, errorMessage: errorOf(req), _types: await typeOptions(), _ends: await endsOf(req, relation) };
     },
-    view: (ctx, req) => <RelationForm req={req} relation={ctx.relation} types={ctx._types} />,
+    view: (ctx, req) => <RelationForm req={req} relation={ctx.relation} types={ctx._types} ends={ctx._ends} />,
   });
 }

@@ -128,3 +128,49 @@ export function Timestamps(props: { created: string; updated: string }): SafeHtm
     </dl>
   );
 }
+
+export interface PickerItem {
+  id: number;
+  name: string;
+}
+
+/**
+ * Search-and-pick field for entity ids (tags, groups…), backed by a list endpoint that takes
+ * Name. `multiple: false` holds one id; an empty pick sends an explicit empty value (`empty`).
+ */
+export function Picker(props: { label: string; name: string; source: string; selected: PickerItem[]; multiple?: boolean; empty?: string; hint?: string }): SafeHtml {
+  const config = { name: props.name, source: props.source, multiple: props.multiple !== false, selected: props.selected };
+  return (
+    <div class="field picker" x-data={`picker(${JSON.stringify(config)})`}>
+      <span>{props.label}</span>
+      {config.multiple ? (
+        <input type="hidden" name={props.name} value={props.empty ?? ''} />
+      ) : (
+        // A single pick sends one value: the empty one only while nothing is picked.
+        <template x-if="selected.length === 0">
+          <input type="hidden" name={props.name} value={props.empty ?? ''} />
+        </template>
+      )}
+      <div class="chips">
+        <template x-for="item in selected" {...{ ':key': 'item.id' }}>
+          <span class="tag">
+            <span x-text="item.name"></span>
+            <button type="button" class="chip-remove" aria-label="Remove" {...{ '@click': 'remove(item)' }}>
+              ×
+            </button>
+            <input type="hidden" {...{ ':name': 'name', ':value': 'item.id' }} />
+          </span>
+        </template>
+      </div>
+      <input type="text" autocomplete="off" placeholder="Type to search…" x-model="query" {...{ '@input.debounce.200ms': 'search()', '@keydown.escape': 'results = []' }} />
+      <ul class="picker-results" x-show="results.length > 0">
+        <template x-for="r in results" {...{ ':key': 'r.id' }}>
+          <li>
+            <button type="button" x-text="r.name" {...{ '@click': 'add(r)' }}></button>
+          </li>
+        </template>
+      </ul>
+      {props.hint ? <small>{props.hint}</small> : null}
+    </div>
+  );
+}

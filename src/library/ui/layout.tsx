@@ -45,6 +45,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <meta name="csrf-token" content="" />
         <title>{ctx.pageTitle} - Stacks</title>
         <link rel="stylesheet" href="/public/index.css" />
+        <script src="/public/picker.js"></script>
         <script defer src="/public/vendor/alpine.min.js"></script>
       </head>
       <body>
