@@ -173,6 +173,12 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
                 <a href={`/group/tree?containing=${group.ID}`}>Show in tree</a>
               </p>
               <PostButton action="/v1/group/clone" label="Clone" fields={{ ID: group.ID }} />
+              <form method="post" action="/v1/groups/merge" class="card form" data-testid="merge-form">
+                <FormPage req={req} />
+                <input type="hidden" name="Winner" value={group.ID} />
+                <Picker label="Merge into this group" name="Losers" source="/v1/groups" selected={[]} hint="The picked groups are deleted; everything they held moves here." />
+                <button type="submit">Merge</button>
+              </form>
             </div>
           ),
           actions: (
