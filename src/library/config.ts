@@ -20,6 +20,15 @@ export const libraryFlags = {
   'remote-connect-timeout': flag.duration('dial and response-header timeout of server-side fetches', '30s', 'REMOTE_CONNECT_TIMEOUT'),
   'remote-idle-timeout': flag.duration('abort a server-side fetch when no bytes arrive for this long', '60s', 'REMOTE_IDLE_TIMEOUT'),
   'remote-overall-timeout': flag.duration('whole-download limit of server-side fetches', '30m', 'REMOTE_OVERALL_TIMEOUT'),
+  'max-job-concurrency': flag.int('worker slots shared by downloads, exports, imports and similarity recomputes', 6, { env: 'MAX_JOB_CONCURRENCY', min: 1 }),
+  'download-failed-retention': flag.duration('how long failed and cancelled downloads stay in the history', '168h', 'DOWNLOAD_FAILED_RETENTION'),
+  'download-history-retention': flag.duration('how long completed downloads stay in the history', '24h', 'DOWNLOAD_HISTORY_RETENTION'),
+  'download-cockpit-limit': flag.int('finished downloads the jobs panel shows', 10, { env: 'DOWNLOAD_COCKPIT_LIMIT', min: 1 }),
+  'export-retention': flag.duration('how long a finished export archive stays downloadable', '24h', 'EXPORT_RETENTION'),
+  'max-import-size': flag.int('body limit in bytes for group import archives', 10737418240, { env: 'MAX_IMPORT_SIZE', min: 1 }),
+  'share-public-url': flag.string('absolute http(s) base of share links shown in pages (empty = relative /s/<token>)', '', { env: 'SHARE_PUBLIC_URL' }),
+  'docs-site-base-url': flag.string('base of the contextual documentation links', 'https://stacks.example/docs', { env: 'DOCS_SITE_BASE_URL' }),
+  'docs-links-disabled': flag.bool('hide every contextual documentation link', 'DOCS_LINKS_DISABLED'),
   'mass-edit-filter-limit': flag.int('most entities one filter-targeted mass edit may change', 10000, { env: 'MASS_EDIT_FILTER_LIMIT', min: 1 }),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
@@ -43,6 +52,18 @@ export interface LibraryConfig {
   logRequests: boolean;
   /** Which addresses server-side fetches may reach. */
   fetchPolicy: AddressPolicy;
+  maxJobConcurrency: number;
+  /** Boot values of the runtime-editable settings not held elsewhere here (ms for durations). */
+  boot: {
+    downloadFailedRetentionMs: number;
+    downloadHistoryRetentionMs: number;
+    downloadCockpitLimit: number;
+    exportRetentionMs: number;
+    maxImportSize: number;
+    sharePublicUrl: string;
+    docsSiteBaseUrl: string;
+    docsLinksDisabled: boolean;
+  };
   /** Ceiling of a filter-targeted mass edit. */
   massEditFilterLimit: number;
   /** Timeouts of server-side fetches, in milliseconds. */
@@ -95,6 +116,17 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
     logRequests: !f.quiet,
     massEditFilterLimit: f['mass-edit-filter-limit'],
+    maxJobConcurrency: f['max-job-concurrency'],
+    boot: {
+      downloadFailedRetentionMs: f['download-failed-retention'],
+      downloadHistoryRetentionMs: f['download-history-retention'],
+      downloadCockpitLimit: f['download-cockpit-limit'],
+      exportRetentionMs: f['export-retention'],
+      maxImportSize: f['max-import-size'],
+      sharePublicUrl: f['share-public-url'],
+      docsSiteBaseUrl: f['docs-site-base-url'],
+      docsLinksDisabled: f['docs-links-disabled'],
+    },
     fetchPolicy: { allowPrivate: f['allow-private-hosts'], allowed },
     remote: {
       connectTimeoutMs: f['remote-connect-timeout'],

@@ -5,6 +5,10 @@ import type { LibraryConfig } from './config.js';
 import type { LibraryDb } from './schema/database.js';
 import type { Principal } from './auth/principal.js';
 import type { ReadonlyRunner } from './queries/readonly.js';
+import type { AuditLog } from './audit/service.js';
+import type { RuntimeSettings } from './admin/settings.js';
+import type { JobQueue } from '../core/jobs/queue.js';
+import type { DownloadImporter } from './downloads/kind.js';
 
 export interface Library {
   db: LibraryDb;
@@ -15,4 +19,12 @@ export interface Library {
   root: Principal;
   /** Executes saved SQL read-only. */
   readonlySql: ReadonlyRunner;
+  audit: AuditLog;
+  settings: RuntimeSettings;
+  /** Downloads, exports, imports and similarity recomputes share this queue. */
+  jobs: JobQueue;
+  /** Turns a downloaded file into a resource; the resources feature provides it. */
+  importDownload?: DownloadImporter;
+  /** When the process started (server stats). */
+  startedAt: Date;
 }

@@ -4,8 +4,6 @@ import type { Library } from './context.js';
 import type { LibraryRoutes } from './http/routes.js';
 import { layout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
-import { AuditLog } from './audit/service.js';
-import { LogRepository } from './audit/repository.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuditPages } from './audit/pages.js';
 import { TagService } from './tags/service.js';
@@ -15,6 +13,17 @@ import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
 import { registerDashboard } from './ui/dashboard.js';
+import { join } from 'node:path';
+import type { DownloadHistory } from './downloads/history.js';
+import { DOWNLOAD, DownloadService } from './downloads/service.js';
+import { downloadKind, type DownloadImporter } from './downloads/kind.js';
+import { registerJobRoutes } from './jobs/routes.js';
+import { registerDownloadRoutes } from './downloads/routes.js';
+import { registerAdminRoutes } from './admin/routes.js';
+
+const unavailableImporter: DownloadImporter = async () => {
+  throw new Error('resource import is not available');
+};
 import { RelationTypeService } from './relations/types.js';
 import { RelationService } from './relations/service.js';
 import { registerRelationRoutes } from './relations/routes.js';
@@ -34,9 +43,9 @@ import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
 
-export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library): void {
+export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): void {
   const pageLayout = layout as Layout;
-  const audit = new AuditLog(new LogRepository(lib.db, lib.kind));
+  const audit = lib.audit;
   audit.subscribe(lib.bus);
   registerAuditRoutes(routes, audit);
   registerAuditPages(app, pageLayout, audit);
@@ -73,6 +82,23 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerQueryPages(app, pageLayout, queries);
 
   registerMetaKeyRoutes(routes, lib);
+
+  const downloads = new DownloadService(lib.jobs, history);
+  lib.jobs.registerKind(
+    DOWNLOAD,
+    downloadKind({
+      tempDir: join(lib.config.filePath, '.incoming'),
+      policy: lib.config.fetchPolicy,
+      settings: lib.settings,
+      ownerOf: (id) => lib.jobs.ownerOf(id),
+      importer: () => lib.importDownload ?? unavailableImporter,
+      onBlocked: (url, detail) =>
+        void audit.note({ level: 'warning', action: 'system', entityType: 'download', message: `refused to fetch ${url.slice(0, 500)}: private address`, details: { url, ...detail } }),
+    }),
+  );
+  registerJobRoutes(routes, lib.jobs, downloads);
+  registerDownloadRoutes(routes, downloads);
+  registerAdminRoutes(routes, lib);
 
   registerDashboard(app, pageLayout, tags, groups);
 }

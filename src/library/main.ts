@@ -21,6 +21,13 @@ import { registerFeatures } from './features.js';
 import { handleHtmlError, registerNotFound } from './ui/errors.js';
 import { registerAssets } from './ui/assets.js';
 import { LogRepository } from './audit/repository.js';
+import { AuditLog } from './audit/service.js';
+import { RuntimeSettings } from './admin/settings.js';
+import { bootSettings } from './admin/boot.js';
+import { JobQueue } from '../core/jobs/queue.js';
+import { DownloadHistory } from './downloads/history.js';
+import { DOWNLOAD } from './downloads/service.js';
+import type { DownloadPayload } from './downloads/payload.js';
 
 export interface RunningLibrary {
   app: FastifyInstance;
@@ -70,6 +77,14 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     log(`removed ${removed} audit-log entries older than ${config.cleanupLogsDays} days`);
   }
 
+  const settings = new RuntimeSettings(handle.db, bootSettings(config));
+  await settings.load(log);
+  const audit = new AuditLog(new LogRepository(handle.db, handle.kind));
+  const history = new DownloadHistory(handle.db, handle.kind);
+  const jobs = new JobQueue({
+    concurrency: config.maxJobConcurrency,
+    onTerminal: (job, ownerId, payload) => (job.source === DOWNLOAD ? history.record(job, ownerId, payload as DownloadPayload) : undefined),
+  });
   const lib: Library = {
     db: handle.db,
     kind: handle.kind,
@@ -77,7 +92,18 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     config,
     root,
     readonlySql: createReadonlyRunner({ kind: handle.kind, mainDsn: config.dbDsn, readonlyDsn: config.readonlyDsn, sqliteMain: handle.sqlite }),
+    audit,
+    settings,
+    jobs,
+    startedAt: new Date(),
   };
+  // Retention of finished jobs and of the download history (companion §7.2, §7.3).
+  const sweep = async () => {
+    jobs.sweep();
+    await history.sweep(settings.millis('download_failed_retention'), settings.millis('download_history_retention')).catch((e: unknown) => console.error('history sweep failed:', e));
+  };
+  const sweeper = setInterval(() => void sweep(), 5 * 60_000);
+  sweeper.unref();
 
   const app = await createHttpServer({
     headers: SECURITY_HEADERS,
@@ -91,7 +117,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   });
 
   const routes = libraryRegistry(app);
-  registerFeatures(app, routes, lib);
+  registerFeatures(app, routes, lib, history);
   app.get('/v1/openapi.json', async () => routes.openapi({ title: 'Stacks library API', version: '1' }));
   registerAssets(app);
   registerNotFound(app);
@@ -107,7 +133,9 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     lib,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     async close() {
+      clearInterval(sweeper);
       await app.close();
+      await jobs.close();
       await lib.readonlySql.close();
       await handle.close();
       if (tempFiles) rmSync(tempFiles, { recursive: true, force: true });

@@ -95,7 +95,7 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
       signal,
     });
     const timer = opts.connectTimeoutMs
-      ? setTimeout(() => req.destroy(new FetchError('timeout', `no response within ${opts.connectTimeoutMs} ms`)), opts.connectTimeoutMs)
+      ? setTimeout(() => req.destroy(new FetchError('timeout', `timed out: no response within ${opts.connectTimeoutMs} ms`)), opts.connectTimeoutMs)
       : undefined;
     req.on('response', (res) => {
       clearTimeout(timer);
@@ -122,7 +122,7 @@ function asFetchError(err: unknown): FetchError {
 export async function safeFetch(target: string, opts: SafeFetchOptions): Promise<SafeResponse> {
   const abort = new AbortController();
   const overall = opts.overallTimeoutMs
-    ? setTimeout(() => abort.abort(new FetchError('timeout', `the download took longer than ${opts.overallTimeoutMs} ms`)), opts.overallTimeoutMs)
+    ? setTimeout(() => abort.abort(new FetchError('timeout', `timed out: the download took longer than ${opts.overallTimeoutMs} ms`)), opts.overallTimeoutMs)
     : undefined;
   const onOuterAbort = () => abort.abort(new FetchError('other', 'cancelled'));
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -176,7 +176,7 @@ function guardBody(res: IncomingMessage, opts: SafeFetchOptions, abort: AbortCon
   const armIdle = () => {
     if (!opts.idleTimeoutMs) return;
     clearTimeout(idle);
-    idle = setTimeout(() => out.destroy(new FetchError('timeout', `no data received for ${opts.idleTimeoutMs} ms`)), opts.idleTimeoutMs);
+    idle = setTimeout(() => out.destroy(new FetchError('timeout', `timed out: no data received for ${opts.idleTimeoutMs} ms`)), opts.idleTimeoutMs);
   };
   const stop = () => {
     clearTimeout(idle);
@@ -186,6 +186,9 @@ function guardBody(res: IncomingMessage, opts: SafeFetchOptions, abort: AbortCon
   const onAbort = () => out.destroy(abort.signal.reason instanceof FetchError ? abort.signal.reason : new FetchError('other', 'cancelled'));
   abort.signal.addEventListener('abort', onAbort, { once: true });
   res.on('error', (err) => out.destroy(asFetchError(err)));
+  // A consumer that already gave up (a pipeline torn down by the same abort) no longer listens;
+  // a late error must not become an uncaught exception that stops the process.
+  out.on('error', () => undefined);
   out.on('close', () => {
     stop();
     abort.signal.removeEventListener('abort', onAbort);

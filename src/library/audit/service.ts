@@ -1,6 +1,6 @@
 // The audit log: every create, update and delete that passes the event bus becomes an entry
 // (companion §12.10). A failed log write never fails the operation that caused it.
-import type { ChangeEvent, EventBus } from '../../core/events/bus.js';
+import type { ChangeEvent, EventBus, RequestOrigin } from '../../core/events/bus.js';
 import { nowIso, parseJson } from '../../core/db/dialect.js';
 import type { Principal } from '../auth/principal.js';
 import { LogRepository, type LogRow } from './repository.js';
@@ -31,6 +31,36 @@ export class AuditLog {
 
   subscribe(bus: EventBus<Principal>): void {
     bus.onAfter((e) => this.record(e));
+  }
+
+  /** Entries that are not entity changes: warnings, system events, setting resets. */
+  async note(entry: {
+    level: 'info' | 'warning' | 'error';
+    action: 'create' | 'update' | 'delete' | 'system' | 'progress' | 'plugin' | 'reset';
+    entityType: string;
+    entityId?: number;
+    entityName?: string;
+    message: string;
+    details?: Record<string, unknown>;
+    origin?: RequestOrigin;
+  }): Promise<void> {
+    try {
+      await this.repo.insert({
+        created_at: nowIso(),
+        level: entry.level,
+        action: entry.action,
+        entity_type: entry.entityType.slice(0, 50),
+        entity_id: entry.entityId ?? null,
+        entity_name: (entry.entityName ?? '').slice(0, 255),
+        message: entry.message.slice(0, 1000),
+        details: entry.details ? JSON.stringify(entry.details) : null,
+        request_path: entry.origin?.path ?? '',
+        user_agent: entry.origin?.userAgent ?? '',
+        ip_address: (entry.origin?.ip ?? '').slice(0, 45),
+      });
+    } catch (err) {
+      console.error('audit log write failed:', err);
+    }
   }
 
   async record(e: ChangeEvent<Principal>): Promise<void> {

@@ -204,6 +204,33 @@ export interface SavedMrqlQueryTable extends Stamped {
   description: string;
 }
 
+export interface DownloadHistoryTable {
+  id: Id;
+  job_id: string;
+  url: string;
+  name: string;
+  status: string;
+  error: string;
+  resource_id: number | null;
+  total_size: number;
+  progress: number;
+  attempts: number;
+  created_at: Ts;
+  started_at: Ts | null;
+  completed_at: Ts | null;
+  created_by_user_id: number | null;
+  payload: Json | null;
+  last_retry_job_id: string;
+  last_retry_at: Ts | null;
+}
+
+export interface RuntimeSettingTable {
+  key: string;
+  value_json: string;
+  reason: string;
+  updated_at: Ts;
+}
+
 export interface LogEntryTable {
   id: Id;
   created_at: Ts;
@@ -239,6 +266,8 @@ export interface Database {
   resource_similarities: ResourceSimilarityTable;
   note_blocks: NoteBlockTable;
   saved_mrql_queries: SavedMrqlQueryTable;
+  download_history_entries: DownloadHistoryTable;
+  runtime_settings: RuntimeSettingTable;
   resource_tags: { resource_id: number; tag_id: number };
   note_tags: { note_id: number; tag_id: number };
   group_tags: { group_id: number; tag_id: number };

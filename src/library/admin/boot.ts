@@ -1,0 +1,41 @@
+// Boot defaults of the runtime settings, from the parsed flags. A value the setting itself
+// would refuse (a bad share URL, an out-of-range retention) stops start-up like any bad flag.
+import { ConfigError } from '../../core/config/flags.js';
+import { HttpError } from '../../core/http/errors.js';
+import type { LibraryConfig } from '../config.js';
+import { SETTINGS, nanos, parseSetting } from './settings.js';
+
+export function bootSettings(config: LibraryConfig): Record<string, number | string> {
+  const b = config.boot;
+  const boot: Record<string, number | string> = {
+    max_upload_size: 2147483648,
+    max_import_size: b.maxImportSize,
+    mrql_default_limit: 500,
+    mrql_page_query_budget: 200,
+    mrql_query_timeout: nanos(10_000),
+    remote_connect_timeout: nanos(config.remote.connectTimeoutMs),
+    remote_idle_timeout: nanos(config.remote.idleTimeoutMs),
+    remote_overall_timeout: nanos(config.remote.overallTimeoutMs),
+    download_failed_retention: nanos(b.downloadFailedRetentionMs),
+    download_history_retention: nanos(b.downloadHistoryRetentionMs),
+    download_cockpit_limit: b.downloadCockpitLimit,
+    share_public_url: b.sharePublicUrl,
+    docs_site_base_url: b.docsSiteBaseUrl,
+    docs_links_disabled: b.docsLinksDisabled ? 1 : 0,
+    hash_similarity_threshold: 10,
+    hash_ahash_threshold: 5,
+    hash_backfill_paused: 0,
+    export_retention: nanos(b.exportRetentionMs),
+  };
+  for (const spec of SETTINGS) {
+    const value = boot[spec.key];
+    try {
+      // Durations are checked in nanoseconds, the unit the bounds use.
+      parseSetting(spec, spec.type === 'duration' ? `${Number(value) / 1_000_000}ms` : String(value));
+    } catch (e) {
+      if (e instanceof HttpError) throw new ConfigError(`invalid start-up value for ${spec.key.replace(/_/g, '-')}: ${e.message}`);
+      throw e;
+    }
+  }
+  return boot;
+}

@@ -1,0 +1,115 @@
+// The download job: fetch the URL through the guarded fetcher (timeouts read when the job
+// starts, so runtime settings apply to the next download), stream the body to a temporary
+// file while reporting progress, then hand the file to the resource importer.
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { FetchError, safeFetch } from '../../core/net/safe-fetch.js';
+import type { JobKind } from '../../core/jobs/queue.js';
+import type { AddressPolicy } from '../../core/net/addresses.js';
+import type { RuntimeSettings } from '../admin/settings.js';
+import type { DownloadPayload } from './payload.js';
+
+export interface DownloadedFile {
+  payload: DownloadPayload;
+  /** The fetched bytes, in a temporary file the importer may move. */
+  path: string;
+  size: number;
+  /** The final URL after redirects. */
+  url: string;
+  contentType: string;
+  /** From Content-Disposition, when the server named the file. */
+  fileName: string;
+  ownerUserId: number | null;
+}
+
+/** Turns a downloaded file into a resource; returns its id. */
+export type DownloadImporter = (file: DownloadedFile) => Promise<number>;
+
+export interface DownloadKindOptions {
+  tempDir: string;
+  policy: AddressPolicy;
+  settings: RuntimeSettings;
+  importer: () => DownloadImporter;
+  /** Who submitted each job (the queue keeps owners; the importer acts as them). */
+  ownerOf: (jobId: string) => number | null | undefined;
+  /** Refused fetches are reported with their detail (never shown to the client). */
+  onBlocked: (url: string, detail: Record<string, unknown>) => void;
+}
+
+function dispositionName(header: string | undefined): string {
+  if (!header) return '';
+  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      /* fall through to the plain form */
+    }
+  }
+  const plain = /filename="?([^";]+)"?/i.exec(header);
+  return plain ? plain[1].trim() : '';
+}
+
+export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
+  return {
+    pausable: true,
+    runningStatus: 'downloading',
+    async run(payload, ctx, job) {
+      const maxBytes = Number(o.settings.get('max_upload_size'));
+      let res;
+      try {
+        res = await safeFetch(payload.url, {
+          policy: o.policy,
+          connectTimeoutMs: o.settings.millis('remote_connect_timeout'),
+          idleTimeoutMs: o.settings.millis('remote_idle_timeout'),
+          overallTimeoutMs: o.settings.millis('remote_overall_timeout'),
+          maxBytes: maxBytes > 0 ? maxBytes : undefined,
+          signal: ctx.signal,
+        });
+      } catch (e) {
+        if (e instanceof FetchError && e.reason === 'blocked') o.onBlocked(payload.url, e.detail);
+        throw e;
+      }
+      if (res.status < 200 || res.status > 299) {
+        res.body.destroy();
+        throw new Error(`HTTP ${res.status}: ${STATUS_CODES[res.status] ?? 'error'}`);
+      }
+      const total = res.contentLength ?? -1;
+      ctx.progress(0, total);
+      await mkdir(o.tempDir, { recursive: true });
+      const path = join(o.tempDir, `download-${job.id}-${randomBytes(6).toString('hex')}`);
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          ctx.progress(size, total);
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(res.body, counter, createWriteStream(path), { signal: ctx.signal });
+        ctx.progress(size, total >= 0 ? total : size);
+        ctx.processing();
+        return {
+          resourceId: await o.importer()({
+            payload,
+            path,
+            size,
+            url: res.url,
+            contentType: String(res.headers['content-type'] ?? ''),
+            fileName: dispositionName(res.headers['content-disposition']),
+            ownerUserId: o.ownerOf(job.id) ?? null,
+          }),
+        };
+      } finally {
+        // The importer moves the file into the store; whatever is left is garbage.
+        await rm(path, { force: true });
+      }
+    },
+  };
+}
