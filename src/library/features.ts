@@ -20,6 +20,8 @@ import { downloadKind, type DownloadImporter } from './downloads/kind.js';
 import { registerJobRoutes } from './jobs/routes.js';
 import { registerDownloadRoutes } from './downloads/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
+import { registerAdminPages } from './admin/pages.js';
+import { registerDownloadPages } from './downloads/pages.js';
 
 const unavailableImporter: DownloadImporter = async () => {
   throw new Error('resource import is not available');
@@ -98,7 +100,9 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   );
   registerJobRoutes(routes, lib.jobs, downloads);
   registerDownloadRoutes(routes, downloads);
+  registerDownloadPages(app, pageLayout, downloads);
   registerAdminRoutes(routes, lib);
+  registerAdminPages(app, pageLayout, lib);
 
   registerDashboard(app, pageLayout, tags, groups);
 }

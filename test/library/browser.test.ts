@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestLibrary, TEST_DB, type TestLibrary } from '../helpers/library.js';
 import { browserAvailable, launchBrowser } from '../helpers/browser.js';
+import { slowBody, startStubServer } from '../helpers/stub-server.js';
 
 describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('browser', () => {
   let lib: TestLibrary;
   let browser: Browser;
   beforeAll(async () => {
-    lib = await startTestLibrary();
+    lib = await startTestLibrary(['-allow-private-hosts']);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -77,4 +78,24 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('browser', () => {
     expect((await lib.json<{ Tags: unknown[] }>('GET', `/v1/group?id=${id}`)).body.Tags).toEqual([]);
     await page.close();
   });
+
+  it('shows a download progressing live on the downloads page', async () => {
+    const stub = await startStubServer();
+    stub.routes.set('/slow.bin', slowBody(Buffer.alloc(32 * 1024, 1), 16, 100));
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${lib.url}/downloads`);
+      await page.waitForSelector('[data-testid="job-queue"] p.empty:visible');
+      // Submitted elsewhere: the page learns of it only through the event stream.
+      await lib.json('POST', '/v1/jobs/download/submit', { URL: `${stub.url}/slow.bin` });
+      const row = page.locator('[data-testid="job-queue"] tbody tr');
+      await row.first().waitFor();
+      await page.waitForSelector('[data-testid="job-queue"] tbody tr[data-status="downloading"]');
+      expect(await row.first().locator('progress').getAttribute('value')).not.toBeNull();
+      await page.waitForSelector('[data-testid="job-queue"] tbody tr:is([data-status="completed"], [data-status="failed"])', { timeout: 15_000 });
+    } finally {
+      await page.close();
+      await stub.close();
+    }
+  }, 30_000);
 });

@@ -251,3 +251,32 @@ describe('download history', () => {
     expect((await lib.json('GET', `/v1/jobs/get?id=${row.jobId}`)).status).toBe(404);
   });
 });
+
+describe('download and admin pages', () => {
+  it('renders the downloads page with the history, and its JSON', async () => {
+    const html = await (await lib.fetch('/downloads?Status=failed')).text();
+    expect(html).toContain('data-testid="download-history"');
+    expect(html).toContain('x-data="jobQueue"');
+    const json = await lib.json<{ downloads: HistoryRow[]; pagination: { total: number } }>('GET', '/downloads.json?Status=failed');
+    expect(json.body.downloads.every((d) => d.status === 'failed')).toBe(true);
+    expect(json.body.pagination.total).toBe(json.body.downloads.length);
+    expect((await lib.fetch('/downloads?Reason=weather')).status).toBe(400);
+  });
+
+  it('submits from the page form and returns to it', async () => {
+    const res = await lib.form('/v1/jobs/download/submit', [['URL', `${stub.url}/file.txt`], ['_form', '/downloads']], { accept: 'text/html' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/downloads');
+    const empty = await lib.form('/v1/jobs/download/submit', [['URL', ''], ['_form', '/downloads']], { accept: 'text/html' });
+    expect(empty.status).toBe(302);
+    expect(empty.headers.get('location')).toContain('error=URL');
+  });
+
+  it('renders the admin overview and settings pages', async () => {
+    expect(await (await lib.fetch('/admin/overview')).text()).toContain('data-testid="server-stats"');
+    const settings = await (await lib.fetch('/admin/settings')).text();
+    expect(settings).toContain('remote_connect_timeout');
+    const json = await lib.json<{ settings: { key: string }[] }>('GET', '/admin/settings.json');
+    expect(json.body.settings).toHaveLength(18);
+  });
+});

@@ -11,6 +11,7 @@ const MAIN_MENU: [string, string][] = [
 ];
 
 const ADMIN_MENU: [string, string][] = [
+  ['Overview', '/admin/overview'],
   ['Queries', '/queries'],
   ['Categories', '/categories'],
   ['Resource Categories', '/resourceCategories'],
@@ -19,6 +20,8 @@ const ADMIN_MENU: [string, string][] = [
   ['Note Types', '/noteTypes'],
   ['Template Partials', '/templatePartials'],
   ['Series', '/seriesList'],
+  ['Downloads', '/downloads'],
+  ['Settings', '/admin/settings'],
   ['Logs', '/logs'],
 ];
 
