@@ -29,6 +29,7 @@ import { CARRIERS } from './categories/kinds.js';
 import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
+import { registerResourceFeature } from './resources/feature.js';
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library): void {
   const pageLayout = layout as Layout;
@@ -64,6 +65,8 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerQueryPages(app, pageLayout, queries);
 
   registerMetaKeyRoutes(routes, lib);
+
+  registerResourceFeature(app, routes, pageLayout, lib);
 
   registerDashboard(app, pageLayout, tags, groups);
 }
