@@ -276,19 +276,24 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
     },
   });
 
-  routes.add({
-    method: ['DELETE', 'POST'],
-    path: ['/v1/resource/preview/clear', '/v1/resource/preview'],
-    tag: 'resources',
-    summary: 'Clear stored thumbnails so they regenerate; 204',
-    needs: 'write',
-    input: Type.Object({ ID: Type.Integer() }),
-    handler: async ({ req, reply, input }) => {
-      await resources.require(input.ID);
-      await ctx.previews.clear(input.ID);
-      return sendWrite(req, reply, undefined, `/resource?id=${input.ID}`);
-    },
-  });
+  for (const [method, path] of [
+    ['DELETE', '/v1/resource/preview'],
+    ['POST', '/v1/resource/preview/clear'],
+  ] as const) {
+    routes.add({
+      method,
+      path,
+      tag: 'resources',
+      summary: 'Clear stored thumbnails so they regenerate; 204',
+      needs: 'write',
+      input: Type.Object({ ID: Type.Integer() }),
+      handler: async ({ req, reply, input }) => {
+        await resources.require(input.ID);
+        await ctx.previews.clear(input.ID);
+        return sendWrite(req, reply, undefined, `/resource?id=${input.ID}`);
+      },
+    });
+  }
 
   routes.add({
     method: 'GET',
