@@ -72,7 +72,7 @@ export function thumbnailQuality(width: number, height: number): number {
  * the other follows the aspect ratio. SVG is rasterised onto white. Transparency is flattened.
  */
 export async function thumbnail(input: string | Buffer, width: number, height: number): Promise<{ data: Buffer; width: number; height: number }> {
-  const img = sharp(input, { failOn: 'none', density: 96, limitInputPixels: 268_402_689 });
+  const img = sharp(input, { failOn: 'truncated', density: 96, limitInputPixels: 268_402_689 });
   const resized = img.resize(width || null, height || null, { fit: width && height ? 'fill' : 'inside', kernel: 'lanczos3' });
   const { data, info } = await resized
     .flatten({ background: '#ffffff' })
