@@ -72,7 +72,7 @@ export interface FilePart {
 export async function postMultipart(lib: TestLibrary, path: string, field: string, files: FilePart[], fields: Record<string, string | number | (string | number)[]> = {}, headers: Record<string, string> = {}) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, String(item));
-  for (const f of files) form.append(field, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
+  for (const f of files) form.append(field, new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
   const res = await fetch(lib.url + path, { method: 'POST', body: form, redirect: 'manual', headers: { accept: 'application/json', ...headers } });
   const text = await res.text();
   let body: unknown = text;

@@ -34,7 +34,6 @@ type R = {
 let lib: TestLibrary;
 let stub: Server;
 let stubUrl: string;
-const altDir = () => join(lib.dir, 'alt');
 let seed = 100;
 const nextPng = async (w = 64, h = 48) => png(w, h, seed++);
 
