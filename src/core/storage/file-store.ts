@@ -57,6 +57,7 @@ export class FileStore {
     let headSize = 0;
     let size = 0;
     const tap = new Transform({
+      highWaterMark: 1 << 20,
       transform(chunk: Buffer, _enc, done) {
         hash.update(chunk);
         size += chunk.length;
@@ -68,7 +69,7 @@ export class FileStore {
       },
     });
     try {
-      await pipeline(source, tap, createWriteStream(tempPath));
+      await pipeline(source, tap, createWriteStream(tempPath, { highWaterMark: 1 << 20 }));
       await syncFile(tempPath);
     } catch (e) {
       await rm(tempPath, { force: true });
