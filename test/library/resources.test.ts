@@ -437,3 +437,42 @@ describe('series and resource categories', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('pages', () => {
+  it('renders the grid, details table, detail, upload, edit and JSON forms', async () => {
+    const t = await tag('page-tag');
+    const r = await one({ Name: 'page <b>resource</b>', Tags: [t] });
+    const grid = await lib.fetch('/resources?Name=page');
+    expect(grid.status).toBe(200);
+    const html = await grid.text();
+    expect(html).toContain('data-testid="resource-list"');
+    expect(html).toContain(`/v1/resource/preview?ID=${r.ID}&#38;Height=200`);
+    expect(html).toContain('page &#60;b&#62;resource&#60;/b&#62;');
+    expect(html).toContain('href="/resources"');
+    const table = await (await lib.fetch('/resources/details?Name=page')).text();
+    expect(table).toContain('data-testid="resource-table"');
+    const detail = await lib.fetch(`/resource?id=${r.ID}`);
+    const detailHtml = await detail.text();
+    expect(detailHtml).toContain('data-testid="versions"');
+    expect(detailHtml).toContain(`/v1/resource/version/file?versionId=`);
+    expect(detailHtml).toContain('Image operations');
+    const json = await lib.json<{ resource: { ID: number } }>('GET', `/resource.json?id=${r.ID}`);
+    expect(json.body.resource.ID).toBe(r.ID);
+    const form = await (await lib.fetch('/resource/new')).text();
+    expect(form).toContain('type="file" name="resource" multiple');
+    expect(form).toMatch(/<option value="archive"[^>]*>archive<\/option>/);
+    expect((await lib.fetch(`/resource/edit?id=${r.ID}`)).status).toBe(200);
+    expect((await lib.fetch('/resource?id=999999')).status).toBe(404);
+  });
+
+  it('a browser upload is redirected to the new resource; a failed one back to the form', async () => {
+    const ok = await upload(lib, [{ name: 'b.png', data: await nextPng() }], {});
+    expect(ok.status).toBe(200);
+    const form = new FormData();
+    form.append('_form', '/resource/new');
+    form.append('resource', new Blob([new Uint8Array(await nextPng())]), 'browser.png');
+    const res = await fetch(`${lib.url}/v1/resource`, { method: 'POST', body: form, redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/resource\?id=\d+$/);
+  });
+});
