@@ -206,3 +206,18 @@ describe('video without ffmpeg', () => {
     expect(t.body.error).toMatch(/ffmpeg/);
   });
 });
+
+describe('private-address policy', () => {
+  it('refuses a loopback URL without -allow-private-hosts and stores nothing', async () => {
+    const before = (await lib.json<unknown[]>('GET', '/v1/resources?MaxResults=1000')).body.length;
+    const r = await lib.json<{ error: string }>('POST', '/v1/resource/remote', { URL: `${lib.url}/public/placeholders/file.jpg` });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/blocked request/);
+    // A host name is refused by the address it resolves to, which the message does not reveal.
+    const byName = await lib.json<{ error: string }>('POST', '/v1/resource/remote', { URL: `${lib.url.replace('127.0.0.1', 'localhost')}/x.png` });
+    expect(byName.status).toBe(400);
+    expect(byName.body.error).toMatch(/blocked request/);
+    expect(byName.body.error).not.toMatch(/127\.0\.0\.1|::1/);
+    expect((await lib.json<unknown[]>('GET', '/v1/resources?MaxResults=1000')).body.length).toBe(before);
+  });
+});
