@@ -30,6 +30,24 @@ export const libraryFlags = {
   'docs-site-base-url': flag.string('base of the contextual documentation links', 'https://stacks.example/docs', { env: 'DOCS_SITE_BASE_URL' }),
   'docs-links-disabled': flag.bool('hide every contextual documentation link', 'DOCS_LINKS_DISABLED'),
   'mass-edit-filter-limit': flag.int('most entities one filter-targeted mass edit may change', 10000, { env: 'MASS_EDIT_FILTER_LIMIT', min: 1 }),
+  'alt-fs': flag.list('additional named filesystem key:path (repeatable); env form FILE_ALT_COUNT, FILE_ALT_NAME_N, FILE_ALT_PATH_N'),
+  'max-upload-size': flag.int('body limit in bytes for resource uploads, version uploads and custom thumbnails (0 = unlimited)', 2_147_483_648, { env: 'MAX_UPLOAD_SIZE', min: 0 }),
+  'ffmpeg-path': flag.string('ffmpeg for video thumbnails and trim (empty = look on PATH)', '', { env: 'FFMPEG_PATH' }),
+  'video-thumb-timeout': flag.duration('limit for one ffmpeg frame extraction', '30s', 'VIDEO_THUMB_TIMEOUT'),
+  'video-thumb-lock-timeout': flag.duration('how long a request waits for the per-resource thumbnail lock', '60s', 'VIDEO_THUMB_LOCK_TIMEOUT'),
+  'video-thumb-concurrency': flag.int('maximum simultaneous ffmpeg extractions', 4, { env: 'VIDEO_THUMB_CONCURRENCY', min: 1 }),
+  'thumb-worker-count': flag.int('background video-thumbnail workers', 2, { env: 'THUMB_WORKER_COUNT', min: 1 }),
+  'thumb-worker-disabled': flag.bool('turn the background video-thumbnail worker off (thumbnails are still made on demand)', 'THUMB_WORKER_DISABLED'),
+  'thumb-batch-size': flag.int('videos per thumbnail backfill cycle', 10, { env: 'THUMB_BATCH_SIZE', min: 1 }),
+  'thumb-poll-interval': flag.duration('time between thumbnail backfill cycles', '1m', 'THUMB_POLL_INTERVAL'),
+  'thumb-backfill': flag.bool('also pre-generate thumbnails of existing videos that have none', 'THUMB_BACKFILL'),
+  'hash-worker-count': flag.int('parallel perceptual-hashing workers within a batch', 4, { env: 'HASH_WORKER_COUNT', min: 1 }),
+  'hash-batch-size': flag.int('resources per hashing cycle', 500, { env: 'HASH_BATCH_SIZE', min: 1 }),
+  'hash-poll-interval': flag.duration('time between hashing cycles (the first runs 10 s after start)', '1m', 'HASH_POLL_INTERVAL'),
+  'hash-similarity-threshold': flag.int('maximum perceptual distance for two images to count as similar (0-11)', 10, { env: 'HASH_SIMILARITY_THRESHOLD', min: 0 }),
+  'hash-ahash-threshold': flag.int('maximum average-hash distance of a similar pair (0 disables the check, max 64)', 5, { env: 'HASH_AHASH_THRESHOLD', min: 0 }),
+  'hash-worker-disabled': flag.bool('no background perceptual hashing at all', 'HASH_WORKER_DISABLED'),
+  'hash-cache-size': flag.int('entries of the in-memory hash cache', 100_000, { env: 'HASH_CACHE_SIZE', min: 0 }),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -68,6 +86,62 @@ export interface LibraryConfig {
   massEditFilterLimit: number;
   /** Timeouts of server-side fetches, in milliseconds. */
   remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
+  /** Named alternative filesystems: key → root folder (companion §1.3). */
+  altFs: Record<string, string>;
+  /** Per-request limit of resource, version and thumbnail uploads in bytes (0 = unlimited). */
+  maxUploadSize: number;
+  media: {
+    ffmpegPath: string;
+    videoThumbTimeoutMs: number;
+    videoThumbLockTimeoutMs: number;
+    videoThumbConcurrency: number;
+    thumbWorkerCount: number;
+    thumbWorkerDisabled: boolean;
+    thumbBatchSize: number;
+    thumbPollIntervalMs: number;
+    thumbBackfill: boolean;
+  };
+  hashing: {
+    workerCount: number;
+    batchSize: number;
+    pollIntervalMs: number;
+    similarityThreshold: number;
+    ahashThreshold: number;
+    disabled: boolean;
+    cacheSize: number;
+  };
+}
+
+/** Keys name URL prefixes (/<key>/…), so they are plain words that no route uses. */
+const RESERVED_FS_KEYS = new Set(['v1', 'files', 'public', 'resource', 'resources', 'group', 'groups', 'note', 'notes', 'tag', 'tags', 'admin', 'plugins', 's']);
+
+/** -alt-fs key:path entries, or the FILE_ALT_* environment form when no flag is given. */
+export function parseAltFs(entries: string[], env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (key: string, path: string, where: string) => {
+    if (!/^[A-Za-z0-9_-]+$/.test(key)) throw new ConfigError(`invalid ${where}: the key "${key}" must be letters, digits, _ or -`);
+    if (RESERVED_FS_KEYS.has(key.toLowerCase())) throw new ConfigError(`invalid ${where}: the key "${key}" is reserved`);
+    if (path.trim() === '') throw new ConfigError(`invalid ${where}: the path is empty`);
+    out[key] = path;
+  };
+  if (entries.length > 0) {
+    for (const entry of entries) {
+      const colon = entry.indexOf(':');
+      if (colon < 0) throw new ConfigError(`invalid -alt-fs "${entry}": expected key:path`);
+      if (colon === 0) throw new ConfigError(`invalid -alt-fs "${entry}": the key is empty (an empty key is the main filesystem)`);
+      add(entry.slice(0, colon), entry.slice(colon + 1), `-alt-fs "${entry}"`);
+    }
+    return out;
+  }
+  const count = Number(env.FILE_ALT_COUNT ?? '0');
+  if (!Number.isInteger(count) || count < 0) throw new ConfigError(`invalid FILE_ALT_COUNT "${env.FILE_ALT_COUNT}": expected a number`);
+  for (let i = 1; i <= count; i++) {
+    const name = (env[`FILE_ALT_NAME_${i}`] ?? '').trim();
+    const path = (env[`FILE_ALT_PATH_${i}`] ?? '').trim();
+    if (name === '' || path === '') continue;
+    add(name, path, `FILE_ALT_NAME_${i}`);
+  }
+  return out;
 }
 
 /** Splits "host:port"; an empty host means every interface. */
@@ -79,7 +153,7 @@ export function parseBindAddress(text: string): { host: string; port: number } {
   return { host: host === '' ? '0.0.0.0' : host, port };
 }
 
-export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
+export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = process.env): LibraryConfig {
   const { host, port } = parseBindAddress(f['bind-address']);
   const memoryDb = f['memory-db'] || f.ephemeral;
   const sharePort = f['share-port'] === '' ? null : Number(f['share-port']);
@@ -133,10 +207,37 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
       idleTimeoutMs: f['remote-idle-timeout'],
       overallTimeoutMs: f['remote-overall-timeout'],
     },
+    altFs: parseAltFs(f['alt-fs'], env),
+    maxUploadSize: f['max-upload-size'],
+    media: {
+      ffmpegPath: f['ffmpeg-path'],
+      videoThumbTimeoutMs: f['video-thumb-timeout'],
+      videoThumbLockTimeoutMs: f['video-thumb-lock-timeout'],
+      videoThumbConcurrency: f['video-thumb-concurrency'],
+      thumbWorkerCount: f['thumb-worker-count'],
+      thumbWorkerDisabled: f['thumb-worker-disabled'],
+      thumbBatchSize: f['thumb-batch-size'],
+      thumbPollIntervalMs: f['thumb-poll-interval'],
+      thumbBackfill: f['thumb-backfill'],
+    },
+    hashing: {
+      workerCount: f['hash-worker-count'],
+      batchSize: f['hash-batch-size'],
+      pollIntervalMs: f['hash-poll-interval'],
+      similarityThreshold: boundedFlag(f['hash-similarity-threshold'], 0, 11, '-hash-similarity-threshold'),
+      ahashThreshold: boundedFlag(f['hash-ahash-threshold'], 0, 64, '-hash-ahash-threshold'),
+      disabled: f['hash-worker-disabled'],
+      cacheSize: f['hash-cache-size'],
+    },
   };
+}
+
+function boundedFlag(value: number, min: number, max: number, name: string): number {
+  if (value < min || value > max) throw new ConfigError(`value ${value} for ${name} is out of range (${min}-${max})`);
+  return value;
 }
 
 export function parseLibraryArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   const { values } = parseFlags(libraryFlags, argv, env);
-  return { flags: values, config: toLibraryConfig(values) };
+  return { flags: values, config: toLibraryConfig(values, env) };
 }

@@ -13,7 +13,6 @@ import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
 import { registerDashboard } from './ui/dashboard.js';
-import { join } from 'node:path';
 import type { DownloadHistory } from './downloads/history.js';
 import { DOWNLOAD, DownloadService } from './downloads/service.js';
 import { downloadKind, type DownloadImporter } from './downloads/kind.js';
@@ -44,6 +43,7 @@ import { CARRIERS } from './categories/kinds.js';
 import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
+import { registerResourceFeature } from './resources/feature.js';
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): void {
   const pageLayout = layout as Layout;
@@ -89,7 +89,6 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   lib.jobs.registerKind(
     DOWNLOAD,
     downloadKind({
-      tempDir: join(lib.config.filePath, '.incoming'),
       policy: lib.config.fetchPolicy,
       settings: lib.settings,
       ownerOf: (id) => lib.jobs.ownerOf(id),
@@ -103,6 +102,8 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerDownloadPages(app, pageLayout, downloads);
   registerAdminRoutes(routes, lib);
   registerAdminPages(app, pageLayout, lib);
+
+  registerResourceFeature(app, routes, pageLayout, lib, downloads);
 
   registerDashboard(app, pageLayout, tags, groups);
 }

@@ -30,11 +30,13 @@ describe.each(kinds)('$name', (k) => {
   it('creates with every field, in the contract casing', async () => {
     const body: Record<string, unknown> = { Name: `${prefix}-full`, Description: 'd', MetaSchema: '{"type":"object"}', SectionConfig: '{"tags": false}' };
     for (const s of SHARED) body[s] = `<b>${s}</b>`;
-    for (const e of k.extra) body[e] = e === 'ApplyTemplatesToShares' ? true : `${e} text`;
+    // AutoDetectRules are validated on save (companion §3.10), so they get a valid rule set.
+    const value = (e: string) => (e === 'ApplyTemplatesToShares' ? true : e === 'AutoDetectRules' ? '{"contentTypes":["image/png"]}' : `${e} text`);
+    for (const e of k.extra) body[e] = value(e);
     const rec = await create(body);
     expect(rec).toMatchObject({ Name: `${prefix}-full`, Description: 'd', MetaSchema: '{"type":"object"}', SectionConfig: '{"tags":false}' });
     for (const s of SHARED) expect(rec[s]).toBe(`<b>${s}</b>`);
-    for (const e of k.extra) expect(rec[e]).toBe(e === 'ApplyTemplatesToShares' ? true : `${e} text`);
+    for (const e of k.extra) expect(rec[e]).toBe(value(e));
     expect(typeof rec.CreatedAt).toBe('string');
   });
 

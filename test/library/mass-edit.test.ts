@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../helpers/library.js';
+import { png, upload } from '../helpers/resources.js';
 
 type Group = { ID: number; Name: string; Meta: Record<string, unknown>; OwnerId: number | null; Tags: { ID: number }[]; RelatedGroups: { ID: number }[] };
 type Result = { entity: string; matched: number; affected: number; ops: { op: string; rowsAffected: number }[]; dryRun: boolean };
@@ -136,5 +137,59 @@ describe('groups mass edit', () => {
     const html = await lib.form('/v1/groups/massEdit', [['ID', a.ID], ['MetaOp', 'merge'], ['Meta', '{"h":1}']], { accept: 'text/html' });
     expect(html.status).toBe(303);
     expect(html.headers.get('location')).toBe('/groups');
+  });
+});
+
+describe('resources through the shared engine', () => {
+  type Res = { ID: number; Meta: Record<string, unknown>; Tags: { ID: number }[]; OwnerId: number | null; Groups: { ID: number }[] | null };
+  let seed = 500;
+  const res = async (fields: Record<string, string | number> = {}) => {
+    const r = await upload(lib, [{ name: `me-${seed}.png`, data: await png(32, 24, seed++) }], fields);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return (r.body as Res[])[0];
+  };
+  const readRes = async (id: number) => (await lib.json<Res>('GET', `/v1/resource?id=${id}`)).body;
+
+  it('edits a resource meta path and keeps series members from re-inheriting removed keys', async () => {
+    const a = await res({ SeriesSlug: 'me-series', Meta: '{"shared":1,"kind":"scan"}' });
+    const b = await res({ SeriesSlug: 'me-series' });
+    expect((await readRes(b.ID)).Meta).toEqual({ shared: 1, kind: 'scan' });
+    const edited = await lib.json<{ meta: Record<string, unknown> }>('POST', `/v1/resource/editMeta?id=${b.ID}`, { path: 'page.number', value: '3' });
+    expect(edited.body.meta).toEqual({ shared: 1, kind: 'scan', page: { number: 3 } });
+    const removed = await lib.json<Result>('POST', '/v1/resources/massEdit', { ID: [b.ID], MetaOp: 'removeKeys', MetaKeys: ['kind'] });
+    expect(removed.body.ops).toEqual([{ op: 'meta.removeKeys', rowsAffected: 1 }]);
+    expect((await readRes(b.ID)).Meta).toEqual({ shared: 1, page: { number: 3 } });
+    const own = await lib.lib.db.selectFrom('resources').select('own_meta').where('id', '=', b.ID).executeTakeFirstOrThrow();
+    expect(JSON.parse(own.own_meta)).toMatchObject({ kind: null });
+    expect((await readRes(a.ID)).Meta).toEqual({ shared: 1, kind: 'scan' });
+  });
+
+  it('mass edits resources by filter with tags, groups and the owner', async () => {
+    const owner = await group({ Name: 'me-res-owner' });
+    const related = await group({ Name: 'me-res-related' });
+    const t = await tag('me-res-tag');
+    const x = await res({ Name: 'me-res-filter-1' });
+    const y = await res({ Name: 'me-res-filter-2' });
+    const r = await lib.json<Result>('POST', '/v1/resources/massEdit', {
+      Target: 'filter',
+      Filter: 'Name=me-res-filter',
+      ExpectedCount: 2,
+      TagsOp: 'add',
+      TagIds: [t],
+      GroupsOp: 'add',
+      GroupIds: [related.ID],
+      OwnerOp: 'set',
+      OwnerId: owner.ID,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ entity: 'resource', matched: 2, affected: 2 });
+    for (const id of [x.ID, y.ID]) {
+      const got = await readRes(id);
+      expect(got.OwnerId).toBe(owner.ID);
+      expect(got.Tags.map((tg) => tg.ID)).toEqual([t]);
+    }
+    expect((await lib.json('POST', '/v1/resources/massEdit', { ID: [x.ID], RelatedGroupsOp: 'add', RelatedGroupIds: [related.ID] })).status).toBe(400);
+    expect((await lib.json('POST', '/v1/resources/replaceTags', { ID: [x.ID] })).body).toEqual({ ok: true });
+    expect((await readRes(x.ID)).Tags).toEqual([]);
   });
 });

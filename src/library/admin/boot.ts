@@ -8,7 +8,7 @@ import { SETTINGS, nanos, parseSetting } from './settings.js';
 export function bootSettings(config: LibraryConfig): Record<string, number | string> {
   const b = config.boot;
   const boot: Record<string, number | string> = {
-    max_upload_size: 2147483648,
+    max_upload_size: config.maxUploadSize,
     max_import_size: b.maxImportSize,
     mrql_default_limit: 500,
     mrql_page_query_budget: 200,
@@ -22,8 +22,8 @@ export function bootSettings(config: LibraryConfig): Record<string, number | str
     share_public_url: b.sharePublicUrl,
     docs_site_base_url: b.docsSiteBaseUrl,
     docs_links_disabled: b.docsLinksDisabled ? 1 : 0,
-    hash_similarity_threshold: 10,
-    hash_ahash_threshold: 5,
+    hash_similarity_threshold: config.hashing.similarityThreshold,
+    hash_ahash_threshold: config.hashing.ahashThreshold,
     hash_backfill_paused: 0,
     export_retention: nanos(b.exportRetentionMs),
   };

@@ -11,6 +11,7 @@ import { validName } from '../common/names.js';
 import { compileMetaSchema } from '../meta/schema.js';
 import type { Database } from '../schema/database.js';
 import type { CarrierKind } from './kinds.js';
+import { parseAutoDetectRules } from '../resources/auto-detect.js';
 
 export type CarrierRow = Row<'categories'> & Record<string, unknown>;
 export type CarrierInput = Record<string, string | boolean | number | undefined> & { ID?: number; Name?: string; Description?: string };
@@ -65,6 +66,8 @@ export class CarrierService {
       const v = text(input[json]);
       if (v !== undefined) cols[col] = v;
     }
+    // AutoDetectRules are checked on save (companion §3.10).
+    if (typeof cols.auto_detect_rules === 'string') parseAutoDetectRules(cols.auto_detect_rules);
     for (const [json, col] of Object.entries(this.kind.flags)) {
       if (input[json] !== undefined) cols[col] = Boolean(input[json]);
     }

@@ -1,13 +1,8 @@
 // The download job: fetch the URL through the guarded fetcher (timeouts read when the job
-// starts, so runtime settings apply to the next download), stream the body to a temporary
-// file while reporting progress, then hand the file to the resource importer.
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+// starts, so runtime settings apply to the next download) and stream the body, counting
+// progress, into the resource importer, which stages and stores it like an upload.
 import { STATUS_CODES } from 'node:http';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
 import { FetchError, safeFetch } from '../../core/net/safe-fetch.js';
 import type { JobKind } from '../../core/jobs/queue.js';
 import type { AddressPolicy } from '../../core/net/addresses.js';
@@ -16,9 +11,10 @@ import type { DownloadPayload } from './payload.js';
 
 export interface DownloadedFile {
   payload: DownloadPayload;
-  /** The fetched bytes, in a temporary file the importer may move. */
-  path: string;
-  size: number;
+  /** The response body; the importer stages it into the store. */
+  body: Readable;
+  /** The importer calls this once the whole body is staged (the job turns to processing). */
+  bodyRead: () => void;
   /** The final URL after redirects. */
   url: string;
   contentType: string;
@@ -27,11 +23,10 @@ export interface DownloadedFile {
   ownerUserId: number | null;
 }
 
-/** Turns a downloaded file into a resource; returns its id. */
+/** Turns a downloaded body into a resource; returns its id. */
 export type DownloadImporter = (file: DownloadedFile) => Promise<number>;
 
 export interface DownloadKindOptions {
-  tempDir: string;
   policy: AddressPolicy;
   settings: RuntimeSettings;
   importer: () => DownloadImporter;
@@ -81,8 +76,6 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
       }
       const total = res.contentLength ?? -1;
       ctx.progress(0, total);
-      await mkdir(o.tempDir, { recursive: true });
-      const path = join(o.tempDir, `download-${job.id}-${randomBytes(6).toString('hex')}`);
       let size = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
@@ -91,24 +84,25 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
           done(null, chunk);
         },
       });
+      res.body.on('error', (e) => counter.destroy(e));
+      // Nobody may be reading yet when an error arrives; it must not become uncaught.
+      counter.on('error', () => undefined);
       try {
-        await pipeline(res.body, counter, createWriteStream(path), { signal: ctx.signal });
-        ctx.progress(size, total >= 0 ? total : size);
-        ctx.processing();
-        return {
-          resourceId: await o.importer()({
-            payload,
-            path,
-            size,
-            url: res.url,
-            contentType: String(res.headers['content-type'] ?? ''),
-            fileName: dispositionName(res.headers['content-disposition']),
-            ownerUserId: o.ownerOf(job.id) ?? null,
-          }),
-        };
+        return { resourceId: await o.importer()({
+          payload,
+          body: res.body.pipe(counter),
+          bodyRead: () => {
+            ctx.progress(size, total >= 0 ? total : size);
+            ctx.processing();
+          },
+          url: res.url,
+          contentType: String(res.headers['content-type'] ?? ''),
+          fileName: dispositionName(res.headers['content-disposition']),
+          ownerUserId: o.ownerOf(job.id) ?? null,
+        }) };
       } finally {
-        // The importer moves the file into the store; whatever is left is garbage.
-        await rm(path, { force: true });
+        // An importer that stopped early (refused parameters, duplicate) leaves the body unread.
+        res.body.destroy();
       }
     },
   };

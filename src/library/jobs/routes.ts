@@ -6,7 +6,7 @@ import { sendWrite } from '../../core/http/respond.js';
 import type { JobQueue } from '../../core/jobs/queue.js';
 import { openSse } from '../../core/sse/stream.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { RemoteFields } from '../downloads/payload.js';
+import { RemoteInput } from '../downloads/payload.js';
 import { jobVisibility, type DownloadService } from '../downloads/service.js';
 
 const IdInput = Type.Object({ id: Type.String({ description: 'job id' }) });
@@ -53,7 +53,7 @@ export function registerJobRoutes(routes: LibraryRoutes, queue: JobQueue, downlo
     tag: 'jobs',
     summary: 'Queue one download per URL line (same parameters as /v1/resource/remote)',
     needs: 'write',
-    input: Type.Object(RemoteFields),
+    input: RemoteInput,
     handler: async ({ req, reply, input }) => {
       const jobs = downloads.submit(req.principal, input);
       return sendWrite(req, reply, { queued: true, jobs }, '/downloads', 202);

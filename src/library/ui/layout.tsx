@@ -8,6 +8,7 @@ const MAIN_MENU: [string, string][] = [
   ['Dashboard', '/dashboard'],
   ['Tags', '/tags'],
   ['Groups', '/groups'],
+  ['Resources', '/resources'],
 ];
 
 const ADMIN_MENU: [string, string][] = [

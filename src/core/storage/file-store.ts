@@ -1,0 +1,198 @@
+// One filesystem root (the main one or a named alternative). Every new file is written to a
+// temporary file inside the root, hashed while it streams, fsynced, and only then renamed to
+// its content-addressed place, so a stored path always points at complete bytes. Paths given
+// by clients are resolved inside the root and can never escape it.
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink, copyFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomBytes } from 'node:crypto';
+
+/** How many leading bytes are kept for content sniffing. */
+export const SNIFF_BYTES = 4100;
+
+/** A fully written, fsynced temporary file waiting to be placed or discarded. */
+export interface StagedFile {
+  tempPath: string;
+  /** SHA-1 of the bytes, 40 lowercase hex digits (Decision 10). */
+  sha1: string;
+  size: number;
+  /** The first SNIFF_BYTES bytes. */
+  head: Buffer;
+}
+
+export class PathEscapeError extends Error {}
+
+const TEMP_DIR = '.tmp';
+
+export class FileStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  /**
+   * Absolute path of a location inside the root. Locations are relative ("a/b.jpg") or rooted
+   * at the store ("/a/b.jpg"); anything that would leave the root is refused.
+   */
+  resolve(location: string): string {
+    if (location.includes('\0')) throw new PathEscapeError('path contains a NUL byte');
+    const rel = location.replace(/\\/g, '/').replace(/^\/+/, '');
+    const full = resolve(this.root, rel);
+    const back = relative(this.root, full);
+    if (back === '' || back.startsWith('..') || isAbsolute(back)) throw new PathEscapeError(`path "${location}" is outside the storage root`);
+    return full;
+  }
+
+  /** Streams `source` into a temporary file: hashed, counted, fsynced. The caller places or discards it. */
+  async stage(source: Readable): Promise<StagedFile> {
+    const dir = join(this.root, TEMP_DIR);
+    await mkdir(dir, { recursive: true });
+    const tempPath = join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    const hash = createHash('sha1');
+    const headChunks: Buffer[] = [];
+    let headSize = 0;
+    let size = 0;
+    const tap = new Transform({
+      highWaterMark: 1 << 20,
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        if (headSize < SNIFF_BYTES) {
+          headChunks.push(chunk.subarray(0, SNIFF_BYTES - headSize));
+          headSize += Math.min(chunk.length, SNIFF_BYTES - headSize);
+        }
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, tap, createWriteStream(tempPath, { highWaterMark: 1 << 20 }));
+      await syncFile(tempPath);
+    } catch (e) {
+      await rm(tempPath, { force: true });
+      throw e;
+    }
+    return { tempPath, sha1: hash.digest('hex'), size, head: Buffer.concat(headChunks) };
+  }
+
+  /** Stages bytes produced in memory (re-encoded images). */
+  async stageBuffer(bytes: Buffer): Promise<StagedFile> {
+    return this.stage(Readable.from([bytes]));
+  }
+
+  /**
+   * Moves a staged file to `location`. Content-addressed: when a file already exists there it
+   * is kept and the staged copy is dropped. Returns true when this call created the file.
+   */
+  async place(staged: StagedFile, location: string): Promise<boolean> {
+    const target = this.resolve(location);
+    if (await exists(target)) {
+      await rm(staged.tempPath, { force: true });
+      return false;
+    }
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(staged.tempPath, target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      // Staged on another device (the request named its filesystem after the file): copy over.
+      await this.copyTo(staged.tempPath, location);
+      await rm(staged.tempPath, { force: true });
+    }
+    await syncDir(dirname(target));
+    return true;
+  }
+
+  async discard(staged: StagedFile): Promise<void> {
+    await rm(staged.tempPath, { force: true });
+  }
+
+  async exists(location: string): Promise<boolean> {
+    try {
+      return await exists(this.resolve(location));
+    } catch {
+      return false;
+    }
+  }
+
+  async remove(location: string): Promise<void> {
+    await unlink(this.resolve(location)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+  }
+
+  /** Copies a stored file to another location in this store (fsynced), replacing nothing. */
+  async copyTo(fromAbsolute: string, location: string): Promise<void> {
+    const target = this.resolve(location);
+    await mkdir(dirname(target), { recursive: true });
+    if (await exists(target)) return;
+    const temp = `${target}.${randomBytes(4).toString('hex')}.part`;
+    await copyFile(fromAbsolute, temp);
+    await syncFile(temp);
+    await rename(temp, target);
+  }
+
+  /** Removes temporary files left by a process that stopped mid-upload. */
+  async sweepTemp(): Promise<number> {
+    const dir = join(this.root, TEMP_DIR);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const n of names) await rm(join(dir, n), { force: true });
+    return names.length;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function syncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Makes a rename durable; some filesystems refuse fsync on directories, which is harmless. */
+async function syncDir(path: string): Promise<void> {
+  try {
+    const fh = await open(path, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    /* not supported here */
+  }
+}
+
+/** The content-addressed location of a file: /resources/ab/cd/ef/<hash><ext> (companion §3.1). */
+export function contentLocation(sha1: string, ext: string): string {
+  return `/resources/${sha1.slice(0, 2)}/${sha1.slice(2, 4)}/${sha1.slice(4, 6)}/${sha1}${ext}`;
+}
+
+export const isInside = (root: string, full: string) => full === root || full.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/** Writes bytes to `path` through a fsynced temporary file and a rename. */
+export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${randomBytes(4).toString('hex')}.part`;
+  const fh = await open(temp, 'w');
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(temp, path);
+}

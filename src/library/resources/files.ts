@@ -1,0 +1,33 @@
+// Stored files are served read-only under /files/<location> (main filesystem) and
+// /<key>/<location> (alternative filesystems), companion §3.1. Dot folders (temporary uploads,
+// the preview cache) are never served, and a sandboxing Content-Security-Policy keeps an
+// uploaded HTML or SVG file from running scripts in the service's origin.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../../core/http/errors.js';
+import { sendFile } from '../../core/storage/serve.js';
+import { mimeForExtension } from '../../core/storage/sniff.js';
+import type { Filesystems } from './storage.js';
+
+const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
+
+export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void {
+  const serve = (key: string | null) => async (req: FastifyRequest, reply: FastifyReply) => {
+    let rel: string;
+    try {
+      rel = decodeURIComponent((req.params as { '*': string })['*']);
+    } catch {
+      throw notFound();
+    }
+    if (rel.split('/').some((seg) => seg.startsWith('.'))) throw notFound();
+    let path: string;
+    try {
+      path = fs.get(key).resolve(rel);
+    } catch {
+      throw notFound();
+    }
+    const ext = /\.[A-Za-z0-9]+$/.exec(rel)?.[0] ?? '';
+    return sendFile(req, reply, path, { type: mimeForExtension(ext), headers: { 'Content-Security-Policy': FILE_CSP, 'Cache-Control': 'private, max-age=3600' } });
+  };
+  app.get('/files/*', serve(null));
+  for (const key of fs.alt.keys()) app.get(`/${key}/*`, serve(key));
+}

@@ -1,0 +1,557 @@
+// Resource pages (companion §6.4): the thumbnail grid and the details table with every list
+// filter and bulk tag/group/delete actions, the resource page (preview, metadata, versions
+// with compare, image operations), the upload form (several files or URLs) and the edit form,
+// and the version comparison page.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { registerPage, type Layout } from '../../core/http/pages.js';
+import { makeBag, readParams } from '../../core/http/params.js';
+import { badRequest } from '../../core/http/errors.js';
+import { Checkbox, Field, FormPage, Pagination, PostButton, TextArea, Timestamps, firstOf, listOf, queryOf } from '../ui/components.js';
+import type { ResourceContext } from './context.js';
+import { ResourceListInput } from './filters.js';
+import type { ResourceRecord } from './records.js';
+import type { ResourceService } from './service.js';
+import type { VersionService } from '../versions/service.js';
+import { comparison } from '../versions/service.js';
+import { similarNeighbours } from '../similarity/evidence.js';
+
+const IdInput = Type.Object({ id: Type.Integer() });
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+function Thumb(props: { r: { ID: number; Name: string }; height?: number }): SafeHtml {
+  const hgt = props.height ?? 200;
+  return <img src={`/v1/resource/preview?ID=${props.r.ID}&Height=${hgt}`} alt={props.r.Name} loading="lazy" height={hgt} class="thumb" />;
+}
+
+function ResourceFilters(props: { req: FastifyRequest; action: string; categories: { id: number; name: string }[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const v = (k: string) => firstOf(q[k]);
+  const sorts = listOf(q.SortBy);
+  return (
+    <form method="get" action={props.action} class="filters">
+      <h2>Filters</h2>
+      <Field label="Name" name="Name" value={v('Name')} />
+      <Field label="Description" name="Description" value={v('Description')} />
+      <Field label="Content type" name="ContentType" value={v('ContentType')} placeholder="image/" />
+      <Field label="Owner group id" name="OwnerId" type="number" value={v('OwnerId')} />
+      <Checkbox label="Include subgroups" name="IncludeSubgroups" checked={v('IncludeSubgroups') === 'true'} />
+      <Field label="Tag ids (all of them)" name="Tags" value={listOf(q.Tags).join(',')} placeholder="1,2" />
+      <Field label="Group ids" name="Groups" value={listOf(q.Groups).join(',')} />
+      <label class="field">
+        <span>Resource category</span>
+        <select name="ResourceCategoryId">
+          <option value="">any</option>
+          {props.categories.map((c) => (
+            <option value={c.id} selected={String(c.id) === v('ResourceCategoryId')}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field label="Original name" name="OriginalName" value={v('OriginalName')} />
+      <Field label="Hash (SHA-1)" name="Hash" value={v('Hash')} />
+      <Field label="Min width" name="MinWidth" type="number" value={v('MinWidth')} />
+      <Field label="Max width" name="MaxWidth" type="number" value={v('MaxWidth')} />
+      <Field label="Min height" name="MinHeight" type="number" value={v('MinHeight')} />
+      <Field label="Max height" name="MaxHeight" type="number" value={v('MaxHeight')} />
+      <Field label="Meta query" name="MetaQuery" value={v('MetaQuery')} placeholder="key:value or key:EQ:value" />
+      <Checkbox label="Untagged only" name="Untagged" checked={v('Untagged') === 'true'} />
+      <Checkbox label="Without owner only" name="ShowWithoutOwner" checked={v('ShowWithoutOwner') === 'true'} />
+      <Checkbox label="With similar images" name="ShowWithSimilar" checked={v('ShowWithSimilar') === 'true'} />
+      <Checkbox label="Solid colour (dHash zero)" name="ShowDhashZero" checked={v('ShowDhashZero') === 'true'} />
+      <Field label="Created after" name="CreatedAfter" type="date" value={v('CreatedAfter')} />
+      <Field label="Created before" name="CreatedBefore" type="date" value={v('CreatedBefore')} />
+      <label class="field">
+        <span>Sort by</span>
+        <select name="SortBy">
+          <option value="">Newest first</option>
+          {['name', 'created_at', 'updated_at', 'file_size', 'width', 'height'].flatMap((col) =>
+            ['asc', 'desc'].map((dir) => (
+              <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
+                {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
+              </option>
+            )),
+          )}
+        </select>
+      </label>
+      <button type="submit">Apply</button>
+    </form>
+  );
+}
+
+/** Bulk actions over the checked resources (current page only). */
+function BulkBar(): SafeHtml {
+  const hidden = (
+    <template x-for="id in selected">
+      <input type="hidden" name="ID" x-bind:value="id" />
+    </template>
+  );
+  return (
+    <div class="bulk" x-show="selected.length > 0" x-cloak="">
+      <span x-text="selected.length + ' selected'"></span>
+      <form method="post" action="/v1/resources/addTags" class="inline">
+        {hidden}
+        <input name="EditedId" placeholder="tag ids" size={8} />
+        <button type="submit">Add tags</button>
+      </form>
+      <form method="post" action="/v1/resources/removeTags" class="inline">
+        {hidden}
+        <input name="EditedId" placeholder="tag ids" size={8} />
+        <button type="submit">Remove tags</button>
+      </form>
+      <form method="post" action="/v1/resources/addGroups" class="inline">
+        {hidden}
+        <input name="EditedId" placeholder="group ids" size={8} />
+        <button type="submit">Add groups</button>
+      </form>
+      <form method="post" action="/v1/resource/recalculateDimensions" class="inline">
+        {hidden}
+        <button type="submit">Update dimensions</button>
+      </form>
+      <form method="post" action="/v1/resources/delete" class="inline" x-data="" {...{ '@submit': "if (!$event.shiftKey && !confirm('Delete the selected resources and their files?')) $event.preventDefault()" }}>
+        {hidden}
+        <button type="submit" class="danger">Delete</button>
+      </form>
+    </div>
+  );
+}
+
+function Select(props: { id: number }): SafeHtml {
+  return <input type="checkbox" aria-label="select" value={props.id} {...{ "x-model.number": "selected" }} />;
+}
+
+export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx: ResourceContext, resources: ResourceService, versions: VersionService): void {
+  const db = ctx.lib.db;
+  const categories = () => db.selectFrom('resource_categories').select(['id', 'name']).orderBy('name').execute();
+
+  const listPage = (path: string, title: string, view: (rows: ResourceRecord[]) => SafeHtml) =>
+    registerPage(app, layout, {
+      path,
+      load: async (req) => {
+        const input = readParams(ResourceListInput, makeBag(req.query));
+        const { rows, page, perPage } = await resources.list(input);
+        const otherView = path === '/resources' ? ['/resources/details', 'Details'] : ['/resources', 'Grid'];
+        const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+        return {
+          pageTitle: title,
+          resources: rows,
+          pagination: { page, perPage },
+          parsedQuery: input,
+          errorMessage: firstOf(queryOf(req).error) || undefined,
+          _layout: {
+            sidebar: <ResourceFilters req={req} action={path} categories={await categories()} />,
+            actions: (
+              <span>
+                <a class="button" href={otherView[0] + search}>
+                  {otherView[1]}
+                </a>{' '}
+                <a class="button" href={`/resource/new${input.OwnerId ? `?OwnerId=${input.OwnerId}` : ''}`}>
+                  Upload
+                </a>
+              </span>
+            ),
+          },
+        };
+      },
+      view: (c, req) => (
+        <section x-data="{ selected: [] }">
+          <BulkBar />
+          {view(c.resources)}
+          {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
+          <Pagination req={req} page={c.pagination.page} perPage={c.pagination.perPage} count={c.resources.length} />
+        </section>
+      ),
+    });
+
+  listPage('/resources', 'Resources', (rows) => (
+    <ul class="cards resource-grid" data-testid="resource-list">
+      {rows.map((r) => (
+        <li class="card resource-card">
+          <a href={`/resource?id=${r.ID}`}>
+            <Thumb r={r} />
+          </a>
+          <div>
+            <Select id={r.ID} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
+          </div>
+          <small>
+            {formatSize(r.FileSize)}
+            {r.Width ? ` · ${r.Width}×${r.Height}` : ''}
+            {r.Owner ? ' · ' : ''}
+            {r.Owner ? <a href={`/group?id=${r.Owner.ID}`}>{r.Owner.Name}</a> : null}
+            {r.resourceCategory && r.resourceCategory.Name !== 'Default' ? ` · ${r.resourceCategory.Name}` : ''}
+          </small>
+          {r.Description ? (
+            <details>
+              <summary>Description</summary>
+              <p>{r.Description}</p>
+            </details>
+          ) : null}
+          <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/resources?Tags=${t.ID}`}>{t.Name}</a>)}</p>
+        </li>
+      ))}
+    </ul>
+  ));
+
+  listPage('/resources/details', 'Resources: details', (rows) => (
+    <table class="list" data-testid="resource-table">
+      <thead>
+        <tr>
+          <th></th>
+          <th>ID</th>
+          <th>Name</th>
+          <th>Preview</th>
+          <th>Size</th>
+          <th>Created</th>
+          <th>Updated</th>
+          <th>Original name</th>
+          <th>Original location</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            <td>
+              <Select id={r.ID} />
+            </td>
+            <td>{r.ID}</td>
+            <td>
+              <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
+            </td>
+            <td>
+              <Thumb r={r} height={60} />
+            </td>
+            <td>{formatSize(r.FileSize)}</td>
+            <td>{r.CreatedAt.slice(0, 16).replace('T', ' ')}</td>
+            <td>{r.UpdatedAt.slice(0, 16).replace('T', ' ')}</td>
+            <td>{r.OriginalName}</td>
+            <td>{r.OriginalLocation}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  ));
+
+  registerPage(app, layout, {
+    path: '/resource',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const resource = await resources.read(id);
+      const similar = await similarNeighbours(db, resource.ID, ctx.thresholds(), 12);
+      const similarRows = similar.length ? await db.selectFrom('resources').select(['id', 'name']).where('id', 'in', similar.map((s) => s.id)).execute() : [];
+      const names = new Map(similarRows.map((s) => [s.id, s.name]));
+      return {
+        pageTitle: resource.Name,
+        resource,
+        similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
+        mainEntity: resource,
+        mainEntityType: 'resource',
+        errorMessage: firstOf(queryOf(req).error) || undefined,
+        _layout: {
+          sidebar: <ResourceSidebar r={resource} />,
+          actions: (
+            <span>
+              <a class="button" href={resource.url}>
+                Open file
+              </a>{' '}
+              <a class="button" href={`/resource/edit?id=${resource.ID}`}>
+                Edit
+              </a>{' '}
+              <PostButton action={`/v1/resource/delete?Id=${resource.ID}`} label="Delete" danger confirm={`Delete "${resource.Name}" and its file?`} />
+            </span>
+          ),
+        },
+      };
+    },
+    view: (c, req) => <ResourceDetail r={c.resource} similar={c.similar} req={req} />,
+  });
+
+  registerPage(app, layout, {
+    path: '/resource/new',
+    load: async (req) => ({ pageTitle: 'Upload resources', errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories(), _filesystems: [...ctx.fs.alt.keys()] }),
+    view: (c, req) => <ResourceForm req={req} categories={c._categories} filesystems={c._filesystems} />,
+  });
+
+  registerPage(app, layout, {
+    path: '/resource/edit',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const resource = await resources.read(id);
+      return { pageTitle: `Edit ${resource.Name}`, resource, errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories(), _filesystems: [] as string[] };
+    },
+    view: (c, req) => <ResourceForm req={req} r={c.resource} categories={c._categories} filesystems={c._filesystems} />,
+  });
+
+  registerPage(app, layout, {
+    path: '/resource/compare',
+    load: async (req, reply) => {
+      const q = readParams(Type.Object({ r1: Type.Integer(), v1: Type.Optional(Type.Integer()), r2: Type.Optional(Type.Integer()), v2: Type.Optional(Type.Integer()) }), makeBag(req.query));
+      const r2 = q.r2 ?? q.r1;
+      const [left, right] = await Promise.all([resources.require(q.r1), resources.require(r2)]);
+      const numberOf = async (resourceId: number, currentId: number | null) =>
+        (await db.selectFrom('resource_versions').select('version_number').where('id', '=', currentId ?? -1).executeTakeFirst())?.version_number ?? (await versions.list(resourceId))[0]?.versionNumber;
+      if (q.v1 === undefined || q.v2 === undefined) {
+        const v1 = q.v1 ?? (await numberOf(left.id, left.current_version_id));
+        const v2 = q.v2 ?? (await numberOf(right.id, right.current_version_id));
+        await reply.code(302).header('location', `/resource/compare?r1=${left.id}&v1=${v1}&r2=${right.id}&v2=${v2}`).send();
+        return { pageTitle: 'Compare' } as never;
+      }
+      const pick = async (resourceId: number, n: number) => {
+        const v = await db.selectFrom('resource_versions').selectAll().where('resource_id', '=', resourceId).where('version_number', '=', n).executeTakeFirst();
+        if (!v) throw badRequest(`resource ${resourceId} has no version ${n}`);
+        return v;
+      };
+      const [a, b] = await Promise.all([pick(left.id, q.v1), pick(right.id, q.v2)]);
+      const result = comparison(a, b, { r1: { ID: left.id, Name: left.name }, r2: { ID: right.id, Name: right.name } });
+      return { pageTitle: `Compare ${left.name}`, comparison: result, left: { ID: left.id, Name: left.name }, right: { ID: right.id, Name: right.name } };
+    },
+    view: (c) => <CompareView c={c.comparison} left={c.left} right={c.right} />,
+  });
+}
+
+function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
+  const r = props.r;
+  return (
+    <div>
+      <a href={r.url}>
+        <img src={`/v1/resource/preview?ID=${r.ID}&Width=300`} alt={r.Name} class="preview" width={256} />
+      </a>
+      <dl class="timestamps">
+        <dt>Size</dt>
+        <dd>{formatSize(r.FileSize)}</dd>
+        <dt>Type</dt>
+        <dd>{r.ContentType}</dd>
+        <dt>Dimensions</dt>
+        <dd>{r.Width ? `${r.Width}×${r.Height}` : 'unknown'}</dd>
+        <dt>Owner</dt>
+        <dd>{r.Owner ? <a href={`/group?id=${r.Owner.ID}`}>{r.Owner.Name}</a> : 'none'}</dd>
+        <dt>Category</dt>
+        <dd>{r.resourceCategory ? <a href={`/resourceCategory?id=${r.resourceCategory.ID}`}>{r.resourceCategory.Name}</a> : ''}</dd>
+        <dt>Series</dt>
+        <dd>{r.series ? <a href={`/series?id=${r.series.ID}`}>{r.series.Name}</a> : 'none'}</dd>
+      </dl>
+      <Timestamps created={r.CreatedAt} updated={r.UpdatedAt} />
+      <form method="post" action={`/v1/resource/preview?ID=${r.ID}`} enctype="multipart/form-data" class="form">
+        <label class="field">
+          <span>Custom thumbnail</span>
+          <input type="file" name="thumbnail" accept="image/*" required />
+        </label>
+        <button type="submit">Set thumbnail</button>
+      </form>
+      <PostButton action={`/v1/resource/preview/clear?ID=${r.ID}`} label="Regenerate thumbnail" />
+      {r.series ? <PostButton action={`/v1/resource/removeSeries?id=${r.ID}`} label="Remove from series" /> : null}
+    </div>
+  );
+}
+
+function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
+  const r = props.r;
+  const isImage = r.ContentType.startsWith('image/') && !r.ContentType.startsWith('image/svg');
+  const isVideo = r.ContentType.startsWith('video/');
+  const versions = r.versions ?? [];
+  return (
+    <div>
+      <section class="card">
+        <p class="description">{r.Description || 'No description.'}</p>
+        <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
+        <table class="list">
+          <tbody>
+            <tr><th>Original name</th><td>{r.OriginalName}</td></tr>
+            <tr><th>Original location</th><td>{r.OriginalLocation}</td></tr>
+            <tr><th>ID</th><td>{r.ID}</td></tr>
+            <tr><th>GUID</th><td>{r.guid}</td></tr>
+            <tr><th>Hash</th><td><code>{r.Hash}</code></td></tr>
+            <tr><th>Location</th><td><code>{r.Location}</code></td></tr>
+            <tr><th>Storage</th><td>{r.StorageLocation ?? 'main'}</td></tr>
+          </tbody>
+        </table>
+        <h3>Meta</h3>
+        <pre>{JSON.stringify(r.Meta, null, 2)}</pre>
+      </section>
+      {(r.Notes ?? []).length || (r.Groups ?? []).length ? (
+        <section class="card">
+          <h2>Related</h2>
+          <ul>
+            {(r.Groups ?? []).map((g) => <li>Group: <a href={`/group?id=${g.ID}`}>{g.Name}</a></li>)}
+            {(r.Notes ?? []).map((n) => <li>Note: <a href={`/note?id=${n.ID}`}>{n.Name}</a></li>)}
+          </ul>
+        </section>
+      ) : null}
+      {props.similar.length ? (
+        <section class="card">
+          <h2>Similar resources</h2>
+          <ul class="cards">
+            {props.similar.map((s) => (
+              <li class="card">
+                <a href={`/resource?id=${s.ID}`}><Thumb r={s} height={100} /></a>
+                <div>{s.Name} <small>({s.tier}, distance {s.distance})</small></div>
+                <a href={`/resource/compare?r1=${r.ID}&r2=${s.ID}`}>Compare</a>
+              </li>
+            ))}
+          </ul>
+          <PostButton action="/v1/resources/merge" label="Merge others to this" confirm="Merge the similar resources into this one?" fields={{ Winner: r.ID, Losers: props.similar.map((s) => s.ID).join(',') }} />
+        </section>
+      ) : null}
+      <section class="card" data-testid="versions">
+        <h2>Versions</h2>
+        <table class="list">
+          <thead>
+            <tr><th>#</th><th>Created</th><th>Size</th><th>Type</th><th>Comment</th><th></th></tr>
+          </thead>
+          <tbody>
+            {versions.map((v) => (
+              <tr>
+                <td>v{v.versionNumber}{v.id === r.currentVersionId ? ' (current)' : ''}</td>
+                <td>{v.createdAt.slice(0, 16).replace('T', ' ')}</td>
+                <td>{formatSize(v.fileSize)}</td>
+                <td>{v.contentType}</td>
+                <td>{v.comment}</td>
+                <td>
+                  <a href={`/v1/resource/version/file?versionId=${v.id}`}>Download</a>{' '}
+                  {v.id !== r.currentVersionId ? <PostButton action="/v1/resource/version/restore" label="Restore" fields={{ resourceId: r.ID, versionId: v.id }} /> : null}{' '}
+                  {v.id !== r.currentVersionId && versions.length > 1 ? <PostButton action={`/v1/resource/version/delete?resourceId=${r.ID}&versionId=${v.id}`} label="Delete" danger confirm={`Delete version ${v.versionNumber}?`} /> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {versions.length >= 2 ? (
+          <form method="get" action="/resource/compare" class="inline">
+            <input type="hidden" name="r1" value={r.ID} />
+            <select name="v1">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
+            <select name="v2">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
+            <button type="submit">Compare</button>
+          </form>
+        ) : null}
+        <form method="post" action={`/v1/resource/versions?resourceId=${r.ID}`} enctype="multipart/form-data" class="form">
+          <input type="file" name="file" required />
+          <input name="comment" placeholder="comment" />
+          <button type="submit">Upload new version</button>
+        </form>
+      </section>
+      {isImage ? (
+        <section class="card">
+          <h2>Image operations</h2>
+          <PostButton action="/v1/resources/rotate" label="Rotate 90° clockwise" fields={{ ID: r.ID, Degrees: 90 }} />{' '}
+          <PostButton action="/v1/resources/rotate" label="Rotate 90° counter-clockwise" fields={{ ID: r.ID, Degrees: -90 }} />{' '}
+          <PostButton action="/v1/resource/recalculateDimensions" label="Recalculate dimensions" fields={{ ID: r.ID }} />
+          <form method="post" action="/v1/resources/crop" class="form">
+            <input type="hidden" name="ID" value={r.ID} />
+            <Field label="X" name="X" type="number" value={0} />
+            <Field label="Y" name="Y" type="number" value={0} />
+            <Field label="Width" name="Width" type="number" value={r.Width} />
+            <Field label="Height" name="Height" type="number" value={r.Height} />
+            <Field label="Comment" name="Comment" />
+            <Checkbox label="Save as a new resource" name="AsNewResource" />
+            <button type="submit">Crop</button>
+          </form>
+        </section>
+      ) : null}
+      {isVideo ? (
+        <section class="card">
+          <h2>Video</h2>
+          <video src={r.url} controls preload="metadata" width={480}></video>
+          <form method="post" action="/v1/resources/trim" class="form">
+            <input type="hidden" name="ID" value={r.ID} />
+            <Field label="Start (seconds or MM:SS)" name="Start" required />
+            <Field label="End" name="End" required />
+            <Field label="Comment" name="Comment" />
+            <button type="submit">Trim (new version)</button>
+          </form>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categories: { id: number; name: string }[]; filesystems: string[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const r = props.r;
+  const value = (k: string, fallback: string | number | null | undefined) => firstOf(q[k]) || String(fallback ?? '');
+  const categoryId = Number(value('ResourceCategoryId', r?.resourceCategoryId));
+  return (
+    <form method="post" action={r ? '/v1/resource/edit' : '/v1/resource'} enctype={r ? undefined : 'multipart/form-data'} class="card form">
+      <FormPage req={props.req} />
+      {r ? <input type="hidden" name="ID" value={r.ID} /> : null}
+      {r ? null : (
+        <div>
+          <label class="field">
+            <span>Files</span>
+            <input type="file" name="resource" multiple />
+          </label>
+          <TextArea label="…or URLs (one per line)" name="URL" rows={2} value={value('URL', '')} />
+          {props.filesystems.length ? (
+            <label class="field">
+              <span>Filesystem</span>
+              <select name="PathName">
+                <option value="">main</option>
+                {props.filesystems.map((k) => <option value={k}>{k}</option>)}
+              </select>
+            </label>
+          ) : null}
+        </div>
+      )}
+      <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
+      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
+      <Field label="Owner (group id)" name="OwnerId" type="number" value={value('OwnerId', r?.OwnerId)} />
+      <Field label="Tag ids" name="Tags" value={value('Tags', r?.Tags?.map((t) => t.ID).join(','))} placeholder="1,2,3" />
+      <Field label="Related group ids" name="Groups" value={value('Groups', r?.Groups?.map((g) => g.ID).join(','))} />
+      <Field label="Note ids" name="Notes" value={value('Notes', r?.Notes?.map((n) => n.ID).join(','))} />
+      <label class="field">
+        <span>Resource category</span>
+        <select name="ResourceCategoryId">
+          <option value="">{r ? 'unchanged' : 'detect automatically'}</option>
+          {props.categories.map((c) => (
+            <option value={c.id} selected={c.id === categoryId}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field label="Series slug" name="SeriesSlug" value={value('SeriesSlug', r?.series?.Slug)} hint="creates the series when it does not exist" />
+      <Field label="Original name" name="OriginalName" value={value('OriginalName', r?.OriginalName)} />
+      <Field label="Original location" name="OriginalLocation" value={value('OriginalLocation', r?.OriginalLocation)} />
+      <TextArea label="Meta (JSON object)" name="Meta" code value={value('Meta', r ? JSON.stringify(r.ownMeta && r.seriesId ? r.Meta : r.Meta, null, 2) : '{}')} />
+      <button type="submit">{r ? 'Save' : 'Upload'}</button>
+    </form>
+  );
+}
+
+function CompareView(props: { c: ReturnType<typeof comparison>; left: { ID: number; Name: string }; right: { ID: number; Name: string } }): SafeHtml {
+  const { c } = props;
+  const same = c.crossResource ? ['Left', 'Right'] : [`v${c.version1.versionNumber}`, `v${c.version2.versionNumber}`];
+  const img = (v: typeof c.version1) => (v.contentType.startsWith('image/') ? <img src={`/v1/resource/version/file?versionId=${v.id}&disposition=inline`} alt="" style="max-width:100%" /> : <a href={`/v1/resource/version/file?versionId=${v.id}`}>Download</a>);
+  return (
+    <div>
+      <table class="list" data-testid="compare">
+        <thead>
+          <tr><th></th><th>{same[0]}: {props.left.Name}</th><th>{same[1]}: {props.right.Name}</th></tr>
+        </thead>
+        <tbody>
+          <tr><th>Type</th><td>{c.version1.contentType}</td><td>{c.version2.contentType} {c.sameType ? '(same)' : '(different)'}</td></tr>
+          <tr><th>Size</th><td>{formatSize(c.version1.fileSize)}</td><td>{formatSize(c.version2.fileSize)} ({c.sizeDelta >= 0 ? '+' : ''}{c.sizeDelta} bytes)</td></tr>
+          <tr><th>Dimensions</th><td>{c.version1.width}×{c.version1.height}</td><td>{c.version2.width}×{c.version2.height} {c.dimensionsDiff ? '(different)' : '(same)'}</td></tr>
+          <tr><th>Hash</th><td><code>{c.version1.hash}</code></td><td><code>{c.version2.hash}</code> {c.sameHash ? '(same)' : '(different)'}</td></tr>
+          <tr><th>Created</th><td>{c.version1.createdAt}</td><td>{c.version2.createdAt}</td></tr>
+          <tr><th>Comment</th><td>{c.version1.comment}</td><td>{c.version2.comment}</td></tr>
+        </tbody>
+      </table>
+      <div class="compare-side">
+        <div>{img(c.version1)}</div>
+        <div>{img(c.version2)}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,311 @@
+// Resource versions (contract: Resource versions; companion §3.6): every change of a resource's
+// current file is a new numbered version that becomes current; restore copies an old version's
+// fields into a new one (no file copy); delete and cleanup remove rows and, when nothing else
+// uses them, files. All changes of one resource's file run under its version lock.
+import { extname } from 'node:path';
+import { sql, type Transaction } from 'kysely';
+import { nowIso } from '../../core/db/dialect.js';
+import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import { contentLocation, type StagedFile } from '../../core/storage/file-store.js';
+import { bareMime, extensionFor } from '../../core/storage/sniff.js';
+import type { Actor } from '../auth/principal.js';
+import { withChange } from '../common/crud.js';
+import type { Database } from '../schema/database.js';
+import type { ResourceContext } from '../resources/context.js';
+import type { IngestService } from '../resources/ingest.js';
+import { versionRecord, type ResourceRow, type VersionRow } from '../resources/records.js';
+import { removeUnusedFiles } from '../resources/removal.js';
+
+type Trx = Transaction<Database>;
+
+export interface NewVersionFile {
+  staged: StagedFile;
+  mime: string;
+  width: number;
+  height: number;
+  /** Extension of the stored file, e.g. ".jpg". */
+  ext: string;
+  comment: string;
+}
+
+export class VersionService {
+  constructor(
+    private readonly ctx: ResourceContext,
+    private readonly ingest: IngestService,
+  ) {}
+
+  private get db() {
+    return this.ctx.lib.db;
+  }
+
+  private async resource(id: number | undefined): Promise<ResourceRow> {
+    if (id === undefined) throw badRequest('resourceId is required');
+    const row = await this.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`resource ${id} not found`);
+    return row;
+  }
+
+  async list(resourceId: number) {
+    await this.resource(resourceId);
+    const rows = await this.db.selectFrom('resource_versions').selectAll().where('resource_id', '=', resourceId).orderBy('version_number', 'desc').execute();
+    return rows.map(versionRecord);
+  }
+
+  async get(versionId: number): Promise<VersionRow> {
+    const v = await this.db.selectFrom('resource_versions').selectAll().where('id', '=', versionId).executeTakeFirst();
+    if (!v) throw notFound(`version ${versionId} not found`);
+    return v;
+  }
+
+  /** Gives a resource without version rows its version 1 (older data, bulk imports). */
+  async ensureVersionOne(trx: Trx, row: ResourceRow, comment = 'Original'): Promise<void> {
+    const any = await trx.selectFrom('resource_versions').select('id').where('resource_id', '=', row.id).limit(1).executeTakeFirst();
+    if (any) return;
+    const v = await trx
+      .insertInto('resource_versions')
+      .values({
+        created_at: row.created_at,
+        updated_at: row.created_at,
+        created_by_user_id: row.created_by_user_id,
+        resource_id: row.id,
+        version_number: 1,
+        hash: row.hash,
+        hash_type: row.hash_type,
+        file_size: row.file_size,
+        content_type: row.content_type,
+        width: row.width,
+        height: row.height,
+        location: row.location,
+        storage_location: row.storage_location,
+        comment,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('resources').set({ current_version_id: v.id }).where('id', '=', row.id).execute();
+  }
+
+  private async nextNumber(trx: Trx, resourceId: number): Promise<number> {
+    const r = await trx.selectFrom('resource_versions').select(sql<number>`COALESCE(MAX(version_number), 0)`.as('n')).where('resource_id', '=', resourceId).executeTakeFirstOrThrow();
+    return Number(r.n) + 1;
+  }
+
+  /** Inserts a version row and makes it the resource's current file (inside a transaction). */
+  private async makeCurrent(trx: Trx, actor: Actor, resourceId: number, fields: Omit<VersionRow, 'id' | 'created_at' | 'updated_at' | 'created_by_user_id' | 'resource_id' | 'version_number'>): Promise<VersionRow> {
+    const now = nowIso();
+    const v = await trx
+      .insertInto('resource_versions')
+      .values({ ...fields, created_at: now, updated_at: now, created_by_user_id: actor.principal.userId, resource_id: resourceId, version_number: await this.nextNumber(trx, resourceId) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('resources')
+      .set({
+        hash: v.hash,
+        hash_type: v.hash_type,
+        location: v.location,
+        storage_location: v.storage_location,
+        content_type: v.content_type,
+        file_size: v.file_size,
+        width: v.width,
+        height: v.height,
+        current_version_id: v.id,
+        updated_at: now,
+      })
+      .where('id', '=', resourceId)
+      .execute();
+    return v;
+  }
+
+  /**
+   * Stores a new file on the main filesystem as the resource's new current version; used by
+   * version upload, rotate, crop and trim. `firstComment` names version 1 when the resource
+   * had none yet.
+   */
+  async addFile(actor: Actor, resourceId: number, file: NewVersionFile, firstComment = 'Original'): Promise<VersionRow> {
+    const store = this.ctx.fs.main;
+    const location = contentLocation(file.staged.sha1, file.ext);
+    let created = false;
+    try {
+      const version = await withChange(this.ctx.lib, actor, 'create', 'resource_version', async () => {
+        const v = await this.db.transaction().execute(async (trx) => {
+          const row = await trx.selectFrom('resources').selectAll().where('id', '=', resourceId).executeTakeFirst();
+          if (!row) throw notFound(`resource ${resourceId} not found`);
+          await this.ensureVersionOne(trx, row, firstComment);
+          const inserted = await this.makeCurrent(trx, actor, resourceId, {
+            hash: file.staged.sha1,
+            hash_type: 'SHA1',
+            file_size: file.staged.size,
+            content_type: file.mime,
+            width: file.width,
+            height: file.height,
+            location,
+            storage_location: null,
+            comment: file.comment,
+          });
+          created = await store.place(file.staged, location);
+          return inserted;
+        });
+        return { id: v.id, name: `version ${v.version_number} of resource ${resourceId}`, after: v, result: v };
+      });
+      await this.afterFileChange(resourceId, file.mime);
+      return version;
+    } catch (e) {
+      if (created) await store.remove(location).catch(() => undefined);
+      else await store.discard(file.staged);
+      throw e;
+    }
+  }
+
+  private async afterFileChange(resourceId: number, mime: string): Promise<void> {
+    await this.ctx.previews.clear(resourceId);
+    this.ctx.fileChanged(resourceId, mime);
+  }
+
+  /** POST /v1/resource/versions: an uploaded file becomes the new current version. */
+  async upload(actor: Actor, resourceId: number, staged: StagedFile, fileName: string, comment: string) {
+    try {
+      await this.resource(resourceId);
+    } catch (e) {
+      await this.ctx.fs.main.discard(staged);
+      throw e;
+    }
+    return this.ctx.versionLock.with(String(resourceId), async () => {
+      let probed;
+      try {
+        probed = await this.ingest.probe(staged.tempPath, staged.head);
+      } catch (e) {
+        await this.ctx.fs.main.discard(staged);
+        throw e;
+      }
+      const fromName = extname(fileName).toLowerCase();
+      const ext = /^\.[a-z0-9]{1,10}$/.test(fromName) ? fromName : extensionFor(probed.mime);
+      return this.addFile(actor, resourceId, { staged, mime: probed.mime, width: probed.width, height: probed.height, ext, comment });
+    });
+  }
+
+  async restore(actor: Actor, resourceId: number, versionId: number, comment?: string): Promise<VersionRow> {
+    await this.resource(resourceId);
+    const old = await this.get(versionId);
+    if (old.resource_id !== resourceId) throw badRequest(`version ${versionId} belongs to resource ${old.resource_id}, not ${resourceId}`);
+    return this.ctx.versionLock.with(String(resourceId), async () => {
+      const v = await withChange(this.ctx.lib, actor, 'create', 'resource_version', async () => {
+        const inserted = await this.db.transaction().execute((trx) =>
+          this.makeCurrent(trx, actor, resourceId, {
+            hash: old.hash,
+            hash_type: old.hash_type,
+            file_size: old.file_size,
+            content_type: old.content_type,
+            width: old.width,
+            height: old.height,
+            location: old.location,
+            storage_location: old.storage_location,
+            comment: comment?.trim() ? comment : `Restored from version ${old.version_number}`,
+          }),
+        );
+        return { id: inserted.id, name: `version ${inserted.version_number} of resource ${resourceId}`, after: inserted, result: inserted };
+      });
+      await this.afterFileChange(resourceId, v.content_type);
+      return v;
+    });
+  }
+
+  async delete(actor: Actor, resourceId: number, versionId: number): Promise<void> {
+    const resource = await this.resource(resourceId);
+    const v = await this.get(versionId);
+    if (v.resource_id !== resourceId) throw badRequest(`version ${versionId} belongs to resource ${v.resource_id}, not ${resourceId}`);
+    await this.ctx.versionLock.with(String(resourceId), async () => {
+      const current = await this.db.selectFrom('resources').select('current_version_id').where('id', '=', resourceId).executeTakeFirstOrThrow();
+      if (current.current_version_id === v.id) throw conflict('cannot delete current version');
+      const count = await this.db.selectFrom('resource_versions').select(sql<number>`count(*)`.as('n')).where('resource_id', '=', resourceId).executeTakeFirstOrThrow();
+      if (Number(count.n) <= 1) throw conflict('cannot delete last version - delete the resource instead');
+      await withChange(this.ctx.lib, actor, 'delete', 'resource_version', async () => {
+        await this.db.deleteFrom('resource_versions').where('id', '=', v.id).execute();
+        return { id: v.id, name: `version ${v.version_number} of resource ${resource.id}`, before: v, result: undefined };
+      });
+      await removeUnusedFiles(this.ctx, [{ location: v.location, storage: v.storage_location }]);
+    });
+  }
+
+  /** Non-current versions to clean up: all but the keepLast newest, older than the cutoff. */
+  private async candidates(resourceId: number, currentId: number | null, keepLast: number, olderThanDays: number): Promise<VersionRow[]> {
+    const all = await this.db.selectFrom('resource_versions').selectAll().where('resource_id', '=', resourceId).orderBy('version_number', 'desc').execute();
+    const kept = new Set(all.slice(0, Math.max(0, keepLast)).map((v) => v.id));
+    const cutoff = olderThanDays > 0 ? new Date(Date.now() - olderThanDays * 86_400_000).toISOString() : null;
+    const picked = all.filter((v) => v.id !== currentId && !kept.has(v.id) && (cutoff === null || v.created_at < cutoff));
+    // Never every version of a resource: one always stays.
+    return picked.length >= all.length ? picked.slice(0, all.length - 1) : picked;
+  }
+
+  private async removeVersions(actor: Actor, resourceId: number, versions: VersionRow[]): Promise<void> {
+    if (versions.length === 0) return;
+    await withChange(this.ctx.lib, actor, 'delete', 'resource_version', async () => {
+      await this.db.deleteFrom('resource_versions').where('id', 'in', versions.map((v) => v.id)).execute();
+      return { id: resourceId, message: `Cleaned up versions ${versions.map((v) => v.version_number).join(', ')} of resource ${resourceId}`, result: undefined };
+    });
+    await removeUnusedFiles(this.ctx, versions.map((v) => ({ location: v.location, storage: v.storage_location })));
+  }
+
+  async cleanup(actor: Actor, resourceId: number, opts: { keepLast?: number; olderThanDays?: number; dryRun?: boolean }) {
+    checkCleanup(opts);
+    const resource = await this.resource(resourceId);
+    return this.ctx.versionLock.with(String(resourceId), async () => {
+      const victims = await this.candidates(resourceId, resource.current_version_id, opts.keepLast ?? 0, opts.olderThanDays ?? 0);
+      if (!opts.dryRun) await this.removeVersions(actor, resourceId, victims);
+      return { deletedVersionIds: victims.map((v) => v.id), count: victims.length };
+    });
+  }
+
+  /** Every resource (or those of one owner) in batches of 500; only resources with deletions are reported. */
+  async cleanupAll(actor: Actor, opts: { keepLast?: number; olderThanDays?: number; ownerId?: number; dryRun?: boolean }) {
+    checkCleanup(opts);
+    const deletedByResource: Record<string, number[]> = {};
+    let totalDeleted = 0;
+    let after = 0;
+    for (;;) {
+      let q = this.db.selectFrom('resources').select(['id', 'current_version_id']).where('id', '>', after);
+      if (opts.ownerId !== undefined) q = q.where('owner_id', '=', opts.ownerId);
+      // Only resources that have a non-current version can lose one.
+      q = q.where(sql<boolean>`(SELECT count(*) FROM resource_versions v WHERE v.resource_id = resources.id) > 1`);
+      const batch = await q.orderBy('id').limit(500).execute();
+      if (batch.length === 0) break;
+      for (const r of batch) {
+        await this.ctx.versionLock.with(String(r.id), async () => {
+          const victims = await this.candidates(r.id, r.current_version_id, opts.keepLast ?? 0, opts.olderThanDays ?? 0);
+          if (victims.length === 0) return;
+          if (!opts.dryRun) await this.removeVersions(actor, r.id, victims);
+          deletedByResource[String(r.id)] = victims.map((v) => v.id);
+          totalDeleted += victims.length;
+        });
+      }
+      after = batch[batch.length - 1].id;
+    }
+    return { deletedByResource, totalDeleted };
+  }
+
+  async compare(resourceId: number, v1: number, v2: number) {
+    await this.resource(resourceId);
+    const [a, b] = await Promise.all([this.get(v1), this.get(v2)]);
+    for (const v of [a, b]) if (v.resource_id !== resourceId) throw badRequest(`version ${v.id} belongs to resource ${v.resource_id}, not ${resourceId}`);
+    return comparison(a, b);
+  }
+}
+
+function checkCleanup(opts: { keepLast?: number; olderThanDays?: number }): void {
+  if (opts.keepLast !== undefined && opts.keepLast < 0) throw badRequest('keepLast must not be negative');
+  if (opts.olderThanDays !== undefined && opts.olderThanDays < 0) throw badRequest('olderThanDays must not be negative');
+}
+
+/** The comparison object (contract: Resource version). */
+export function comparison(a: VersionRow, b: VersionRow, resources?: { r1: unknown; r2: unknown }) {
+  const crossResource = a.resource_id !== b.resource_id;
+  return {
+    version1: versionRecord(a),
+    version2: versionRecord(b),
+    ...(crossResource && resources ? { resource1: resources.r1, resource2: resources.r2 } : {}),
+    sizeDelta: Number(b.file_size) - Number(a.file_size),
+    sameHash: a.hash === b.hash,
+    sameType: bareMime(a.content_type) === bareMime(b.content_type),
+    dimensionsDiff: a.width !== b.width || a.height !== b.height,
+    crossResource,
+  };
+}
