@@ -14,6 +14,7 @@ export const libraryFlags = {
   'cleanup-logs-days': flag.int('at start, delete audit-log rows older than N days (0 = off)', 0, { env: 'CLEANUP_LOGS_DAYS', min: 0 }),
   'share-port': flag.string('port of the public note share server (empty = sharing off)', '', { env: 'SHARE_PORT' }),
   'share-bind-address': flag.string('interface of the share server', '0.0.0.0', { env: 'SHARE_BIND_ADDRESS' }),
+  'share-public-url': flag.string('absolute http(s) base used to show full share links ({base}/s/<token>)', '', { env: 'SHARE_PUBLIC_URL' }),
   'max-json-body': flag.int('body limit in bytes for application/json requests (0 = 64 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
   'allow-private-hosts': flag.bool('let server-side fetches (URL import, downloads, calendar feeds) reach private and loopback addresses', 'ALLOW_PRIVATE_HOSTS'),
   'allow-private-fetch': flag.list('comma-separated IPs or CIDR blocks that server-side fetches may reach although private', 'ALLOW_PRIVATE_FETCH'),
@@ -38,6 +39,8 @@ export interface LibraryConfig {
   cleanupLogsDays: number;
   sharePort: number | null;
   shareHost: string;
+  /** Absolute base of share links shown in the UI; '' shows the relative /s/<token> path. */
+  sharePublicUrl: string;
   jsonBodyLimit: number;
   logRequests: boolean;
   /** Which addresses server-side fetches may reach. */
@@ -61,6 +64,10 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
   const sharePort = f['share-port'] === '' ? null : Number(f['share-port']);
   if (sharePort !== null && (!Number.isInteger(sharePort) || sharePort < 0 || sharePort > 65535)) {
     throw new ConfigError(`invalid -share-port "${f['share-port']}": expected a port number`);
+  }
+  const sharePublicUrl = f['share-public-url'].trim();
+  if (sharePublicUrl !== '' && !/^https?:\/\/[^/\s]+/i.test(sharePublicUrl)) {
+    throw new ConfigError(`invalid -share-public-url "${sharePublicUrl}": expected an absolute http or https URL`);
   }
   if (memoryDb && f['db-type'] === 'POSTGRES' && f['db-dsn'] !== libraryFlags['db-dsn'].default) {
     throw new ConfigError('-memory-db/-ephemeral use a throw-away SQLite database and cannot be combined with -db-type POSTGRES');
@@ -89,6 +96,7 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
     cleanupLogsDays: f['cleanup-logs-days'],
     sharePort,
     shareHost: f['share-bind-address'],
+    sharePublicUrl,
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
     logRequests: !f.quiet,
     fetchPolicy: { allowPrivate: f['allow-private-hosts'], allowed },

@@ -2,9 +2,11 @@
 import type { Migration } from 'kysely';
 import type { DbKind } from '../../core/db/connect.js';
 import { initialMigration } from './migrations/001-initial.js';
+import { notesMigration } from './migrations/004-notes.js';
 
 export function libraryMigrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-initial': initialMigration(kind),
+    '004-notes': notesMigration(kind),
   };
 }
