@@ -213,14 +213,12 @@ export class BlockService {
     await withChange(this.lib, actor, 'update', 'note_block', async () => {
       await this.lib.db.transaction().execute(async (trx) => {
         const note = await this.requireNote(trx, noteId);
-        if (wanted.length > 0) {
-          const owned = await trx.selectFrom('note_blocks').select('id').where('note_id', '=', note.id).where('id', 'in', wanted.map((w) => w.id)).execute();
-          const mine = new Set(owned.map((r) => r.id));
-          const stranger = wanted.find((w) => !mine.has(w.id));
-          if (stranger) throw badRequest(`block ${stranger.id} does not belong to note ${note.id}`);
-        }
         const now = nowIso();
-        for (const w of wanted) await trx.updateTable('note_blocks').set({ position: w.position, updated_at: now }).where('id', '=', w.id).execute();
+        for (const w of wanted) {
+          // Only the note's own blocks move; any other id rolls the whole reorder back.
+          const r = await trx.updateTable('note_blocks').set({ position: w.position, updated_at: now }).where('id', '=', w.id).where('note_id', '=', note.id).executeTakeFirst();
+          if (Number(r.numUpdatedRows) === 0) throw badRequest(`block ${w.id} does not belong to note ${note.id}`);
+        }
         await rebalanceIfLong(trx, note.id);
         await mirrorDescription(trx, note.id);
       });

@@ -120,7 +120,7 @@ const todosType: BlockType = {
       if (id === '') fail(`${field}.id`, 'must not be empty');
       if (seen.has(id)) fail(`${field}.id`, `repeats the id "${id}"; item ids must be unique`);
       seen.add(id);
-      return { id, label: text(o.label, `${field}.label`) };
+      return { id, label: text(stringAt(o.label, `${field}.label`), `${field}.label`) };
     });
     return { items };
   },

@@ -101,7 +101,7 @@ export class CalendarService {
     const calendars = sources.map((c, i) => ({ id: c.id, name: c.name, color: c.color ?? PALETTE[i % PALETTE.length] }));
     const errors: { calendarId: string; error: string }[] = [];
     const events: CalendarEvent[] = [];
-    let cachedAt = Date.now();
+    let cachedAt = Infinity;
 
     const results = await Promise.all(
       sources.map(async (c) => {
@@ -149,7 +149,7 @@ export class CalendarService {
     }
     if (custom.length > 0) calendars.push(CUSTOM_CALENDAR);
     events.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
-    const out: CalendarEvents = { events, calendars, cachedAt: new Date(cachedAt).toISOString() };
+    const out: CalendarEvents = { events, calendars, cachedAt: new Date(cachedAt === Infinity ? Date.now() : cachedAt).toISOString() };
     if (errors.length) out.errors = errors;
     return out;
   }
