@@ -246,6 +246,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     },
     view: (ctx, req) => (
       <section>
+        <link rel="stylesheet" href="/public/notes.css" />
         <BulkBar req={req} />
         <ul class="cards" data-testid="note-list">
           {ctx.notes.map((n) => (
