@@ -67,6 +67,8 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('notes in a browser',
     await page.click('#edit-blocks');
     await page.check(`${todos} li:has-text("Tent") input`);
     await expect.poll(async () => (await lib.json<{ state: { checked: string[] } }[]>('GET', `/v1/note/blocks?noteId=${noteId}`)).body[0].state.checked.length).toBe(1);
+    const todoContent = (await lib.json<{ content: { items: { label: string }[] } }[]>('GET', `/v1/note/blocks?noteId=${noteId}`)).body[0].content;
+    expect(todoContent.items.map((i) => i.label)).toEqual(['Tent', 'Boots']);
 
     // Share it and open the public page on the share server.
     await Promise.all([page.waitForEvent('load'), page.click('[data-testid="sharing"] button:has-text("Share")')]);
@@ -101,6 +103,15 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('notes in a browser',
     await page.click('section.block-table th[data-column="people"] button');
     expect(await cities()).toEqual(['Oslo', 'Bergen', 'Tromsø']);
     await expect.poll(async () => (await lib.json<{ state: Record<string, string> }>('GET', `/v1/note/block?id=${table.body.id}`)).body.state).toEqual({ sortColumn: 'people', sortDirection: 'desc' });
+    // Sorting while viewing changes the state only, never the stored rows.
+    const stored = await lib.json<{ content: { rows: { city: string }[] } }>('GET', `/v1/note/block?id=${table.body.id}`);
+    expect(stored.body.content.rows.map((r) => r.city)).toEqual(['Oslo', 'Bergen', 'Tromsø']);
+    // The page renders the saved sort (people, descending) on the next visit.
+    await page.reload();
+    expect(await page.getAttribute('section.block-table th[data-column="people"]', 'aria-sort')).toBe('descending');
+    expect(await cities()).toEqual(['Oslo', 'Bergen', 'Tromsø']);
+    await page.click('section.block-table th[data-column="city"] button');
+    expect(await cities()).toEqual(['Bergen', 'Oslo', 'Tromsø']);
 
     await page.waitForSelector('section.block-calendar td[data-day="2024-05-18"] .event');
     expect(await page.textContent('section.block-calendar td[data-day="2024-05-18"]')).toContain('Fjord cruise');
