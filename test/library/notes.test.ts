@@ -477,6 +477,27 @@ describe('notes: pages', () => {
     expect((await (await lib.fetch(`/note/text?id=${n.ID}`)).text())).toContain('Buy milk');
   });
 
+  it("shows the note type's template slots on the list and the note page", async () => {
+    const type = await noteType({
+      Name: 'slotted',
+      CustomListHeader: '<p class="lh">list header</p>',
+      CustomListFooter: '<p class="lf">list footer</p>',
+      CustomAvatar: '<b class="av">AV</b>',
+      CustomHeader: '<p class="nh">note header</p>',
+      CustomSidebar: '<p class="ns">note sidebar</p>',
+      CustomDetailFooter: '<p class="nf">note footer</p>',
+      CustomCSS: '.lh { color: green; }',
+    });
+    const n = await note({ Name: 'slotted note', NoteTypeId: type });
+    const list = await (await lib.fetch(`/notes?NoteTypeId=${type}`)).text();
+    for (const part of ['<p class="lh">list header</p>', '<p class="lf">list footer</p>', '<b class="av">AV</b>', '.lh { color: green; }']) expect(list).toContain(part);
+    const unfiltered = await (await lib.fetch('/notes?Name=slotted')).text();
+    expect(unfiltered).not.toContain('list header');
+    expect(unfiltered).toContain('<b class="av">AV</b>');
+    const page = await (await lib.fetch(`/note?id=${n.ID}`)).text();
+    for (const part of ['<p class="nh">note header</p>', '<p class="ns">note sidebar</p>', '<p class="nf">note footer</p>']) expect(page).toContain(part);
+  });
+
   it('serves the create and edit forms, and a failed form post comes back with the message', async () => {
     const type = await noteType({ Name: 'form-type' });
     const n = await note({ Name: 'editable', NoteTypeId: type, StartDate: '2024-07-01T12:30' });

@@ -94,6 +94,7 @@ function NoteCard(props: { n: Listed }): SafeHtml {
       <label class="select">
         <input type="checkbox" name="ID" value={n.ID} form="note-bulk" aria-label={`Select ${n.Name}`} />
       </label>
+      {n.NoteType && String(n.NoteType.CustomAvatar ?? '').trim() !== '' ? <span class="avatar">{templateHtml(String(n.NoteType.CustomAvatar), 'page')}</span> : null}
       <a href={`/note?id=${n.ID}`} class="note-title">
         {n.Name}
       </a>
@@ -228,9 +229,13 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     load: async (req) => {
       const input = readParams(NoteListInput, makeBag(req.query));
       const [{ rows, page, perPage }, total, types] = await Promise.all([notes.list(input), notes.count(input), noteTypes()]);
+      // Filtered to one note type, the list shows that type's list header, footer and CSS.
+      const oneType = input.NoteTypeId ?? (input.NoteTypeIds?.length === 1 ? input.NoteTypeIds[0] : undefined);
+      const typeRow = oneType === undefined ? undefined : await lib.db.selectFrom('note_types').selectAll().where('id', '=', oneType).executeTakeFirst();
       return {
         pageTitle: 'Notes',
         notes: rows,
+        _slots: typeRow ? { header: typeRow.custom_list_header, footer: typeRow.custom_list_footer, css: typeRow.custom_css } : null,
         pagination: { page, perPage, total },
         parsedQuery: input,
         errorMessage: firstOf(queryOf(req).error) || undefined,
@@ -247,6 +252,8 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     view: (ctx, req) => (
       <section>
         <link rel="stylesheet" href="/public/notes.css" />
+        {ctx._slots?.css ? <style>{styleText(ctx._slots.css)}</style> : null}
+        {ctx._slots?.header ? <div class="custom-list-header">{templateHtml(ctx._slots.header, 'page')}</div> : null}
         <BulkBar req={req} />
         <ul class="cards" data-testid="note-list">
           {ctx.notes.map((n) => (
@@ -254,6 +261,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
           ))}
         </ul>
         {ctx.notes.length === 0 ? <p class="empty">No notes match.</p> : null}
+        {ctx._slots?.footer ? <div class="custom-list-footer">{templateHtml(ctx._slots.footer, 'page')}</div> : null}
         <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.notes.length} total={ctx.pagination.total} />
       </section>
     ),
