@@ -37,6 +37,7 @@ import { registerBlockRoutes } from './blocks/routes.js';
 import { CalendarService } from './blocks/calendar/events.js';
 import { ShareService } from './sharing/service.js';
 import { registerShareRoutes } from './sharing/routes.js';
+import { registerSharePages } from './sharing/pages.js';
 import { ShareServer } from './sharing/server.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
@@ -87,6 +88,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerBlockRoutes(routes, lib, blocks, calendars);
   registerShareRoutes(routes, sharing);
   registerNotePages(app, pageLayout, lib, notes, blocks, sharing);
+  registerSharePages(app, pageLayout, sharing);
   const share = new ShareServer(lib, { sharing, blocks, calendars });
 
   registerDashboard(app, pageLayout, tags, groups);
