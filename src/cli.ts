@@ -27,6 +27,7 @@ async function library(argv: string[]): Promise<void> {
   const running = await startLibrary(config);
   if (running.lib.readonlySql.enforcedByDatabase) console.log('saved SQL queries: read-only enforced by the database');
   console.log(`Stacks library listening on ${running.url} (database: ${config.dbKind}${config.ephemeral ? ', ephemeral' : ''})`);
+  if (running.shareUrl) console.log(`note share server listening on ${running.shareUrl}`);
   installGracefulShutdown(() => running.close(), 30_000);
 }
 

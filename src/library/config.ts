@@ -66,6 +66,7 @@ export interface LibraryConfig {
   cleanupLogsDays: number;
   sharePort: number | null;
   shareHost: string;
+  /** Absolute base of share links shown in the UI; '' shows the relative /s/<token> path. */
   jsonBodyLimit: number;
   logRequests: boolean;
   /** Which addresses server-side fetches may reach. */

@@ -44,8 +44,23 @@ import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
 import { registerResourceFeature } from './resources/feature.js';
+import { NoteService } from './notes/service.js';
+import { registerNoteRoutes } from './notes/routes.js';
+import { registerNotePages } from './notes/pages.js';
+import { BlockService } from './blocks/service.js';
+import { registerBlockRoutes } from './blocks/routes.js';
+import { CalendarService } from './blocks/calendar/events.js';
+import { ShareService } from './sharing/service.js';
+import { registerShareRoutes } from './sharing/routes.js';
+import { registerSharePages } from './sharing/pages.js';
+import { ShareServer } from './sharing/server.js';
 
-export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): void {
+/** Listeners besides the main one, started by main.ts once the main server listens. */
+export interface FeatureServers {
+  share: ShareServer;
+}
+
+export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): FeatureServers {
   const pageLayout = layout as Layout;
   const audit = lib.audit;
   audit.subscribe(lib.bus);
@@ -105,5 +120,17 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   registerResourceFeature(app, routes, pageLayout, lib, downloads);
 
+  const notes = new NoteService(lib);
+  const blocks = new BlockService(lib);
+  const calendars = new CalendarService(lib);
+  const sharing = new ShareService(lib);
+  registerNoteRoutes(routes, lib, notes);
+  registerBlockRoutes(routes, lib, blocks, calendars);
+  registerShareRoutes(routes, sharing);
+  registerNotePages(app, pageLayout, lib, notes, blocks, sharing);
+  registerSharePages(app, pageLayout, sharing);
+  const share = new ShareServer(lib, { sharing, blocks, calendars });
+
   registerDashboard(app, pageLayout, tags, groups);
+  return { share };
 }

@@ -34,6 +34,8 @@ export interface RunningLibrary {
   lib: Library;
   /** Base URL once listening, e.g. http://127.0.0.1:8181 */
   url: string;
+  /** Base URL of the note share server, when -share-port started one. */
+  shareUrl?: string;
   close(): Promise<void>;
 }
 
@@ -117,13 +119,24 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   });
 
   const routes = libraryRegistry(app);
-  registerFeatures(app, routes, lib, history);
+  const servers = registerFeatures(app, routes, lib, history);
   app.get('/v1/openapi.json', async () => routes.openapi({ title: 'Stacks library API', version: '1' }));
   registerAssets(app);
   registerNotFound(app);
 
-  if (options.listen === false) await app.ready();
-  else await app.listen({ host: config.host, port: config.port });
+  let shareUrl: string | undefined;
+  try {
+    if (options.listen === false) await app.ready();
+    else {
+      await app.listen({ host: config.host, port: config.port });
+      shareUrl = await servers.share.start();
+    }
+  } catch (e) {
+    await app.close();
+    await lib.readonlySql.close();
+    await handle.close();
+    throw e;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -132,8 +145,10 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     app,
     lib,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    shareUrl,
     async close() {
       clearInterval(sweeper);
+      await servers.share.close();
       await app.close();
       await jobs.close();
       await lib.readonlySql.close();

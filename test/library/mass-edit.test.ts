@@ -193,3 +193,43 @@ describe('resources through the shared engine', () => {
     expect((await readRes(x.ID)).Tags).toEqual([]);
   });
 });
+
+describe('notes through the shared engine', () => {
+  type Note = { ID: number; Meta: Record<string, unknown>; Tags: { ID: number }[]; OwnerId: number | null; Resources: { ID: number }[] | null; Groups: { ID: number }[] | null };
+  const note = async (body: Record<string, unknown>) => {
+    const r = await lib.json<Note>('POST', '/v1/note', body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body;
+  };
+  const readNote = async (id: number) => (await lib.json<Note>('GET', `/v1/note?id=${id}`)).body;
+
+  it('edits a note meta path against its note type schema', async () => {
+    const type = await lib.json<{ ID: number }>('POST', '/v1/note/noteType', { Name: 'me-typed', MetaSchema: '{"type":"object","properties":{"done":{"type":"boolean"}}}' });
+    const n = await note({ Name: 'me-note-meta', NoteTypeId: type.body.ID, Meta: '{"done":false}' });
+    expect((await lib.json('POST', `/v1/note/editMeta?id=${n.ID}`, { path: 'done', value: '"yes"' })).status).toBe(400);
+    const ok = await lib.json<{ meta: Record<string, unknown> }>('POST', `/v1/note/editMeta?id=${n.ID}`, { path: 'done', value: 'true' });
+    expect(ok.body.meta).toEqual({ done: true });
+    expect((await lib.json('POST', '/v1/note/editMeta?id=999999', { path: 'a', value: '1' })).status).toBe(404);
+  });
+
+  it('mass edits notes: related groups and resources, owner, and refuses ops notes lack', async () => {
+    const owner = await group({ Name: 'me-note-owner' });
+    const related = await group({ Name: 'me-note-related' });
+    const r = await upload(lib, [{ name: 'me-note.png', data: await png(16, 16, 4242) }]);
+    const resourceId = (r.body as { ID: number }[])[0].ID;
+    const a = await note({ Name: 'me-note-a' });
+    const b = await note({ Name: 'me-note-b' });
+    const res = await lib.json<Result>('POST', '/v1/notes/massEdit', { ID: [a.ID, b.ID], GroupsOp: 'add', GroupIds: [related.ID], ResourcesOp: 'add', ResourceIds: [resourceId], OwnerOp: 'set', OwnerId: owner.ID });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.ops).toEqual([
+      { op: 'groups.add', rowsAffected: 2 },
+      { op: 'resources.add', rowsAffected: 2 },
+      { op: 'owner.set', rowsAffected: 2 },
+    ]);
+    const got = await readNote(a.ID);
+    expect(got.OwnerId).toBe(owner.ID);
+    expect(got.Resources?.map((x) => x.ID)).toEqual([resourceId]);
+    expect((await lib.json('POST', '/v1/notes/massEdit', { ID: [a.ID], NotesOp: 'add', NoteIds: [b.ID] })).status).toBe(400);
+    expect((await lib.json('POST', '/v1/notes/addGroups', { ID: [a.ID, b.ID], EditedId: [owner.ID] })).body).toEqual({ ok: true });
+  });
+});

@@ -44,7 +44,8 @@ export function h(tag: string | Component<Props>, props: Props | null, ...childr
   if (typeof tag === 'function') return tag(allProps);
   let attrs = '';
   for (const [name, value] of Object.entries(allProps)) {
-    if (name === 'children' || value === undefined || value === null || value === false) continue;
+    // __source/__self are added by development JSX transforms (vitest), never real attributes.
+    if (name === 'children' || name === '__source' || name === '__self' || value === undefined || value === null || value === false) continue;
     attrs += value === true ? ` ${attrName(name)}` : ` ${attrName(name)}="${escapeHtml(String(value))}"`;
   }
   if (VOID.has(tag)) return new SafeHtml(`<${tag}${attrs}>`);

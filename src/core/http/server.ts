@@ -69,7 +69,8 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
 
   app.setErrorHandler(async (err, req, reply) => {
     const httpError = toHttpError(err);
-    if (!(err instanceof HttpError) && httpError.status >= 500) console.error(`${req.method} ${req.url} failed:`, err);
+    // Deliberate 5xx answers (503: a feature is not configured) are not failures worth a trace.
+    if (httpError.status >= 500 && !(err instanceof HttpError)) console.error(`${req.method} ${req.url} failed:`, err);
     if (options.onError && (await options.onError(httpError, req, reply))) return reply;
     return reply.code(httpError.status).type('application/json').send(errorBody(httpError));
   });

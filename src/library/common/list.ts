@@ -30,7 +30,9 @@ export function parseDateBound(text: string, field: string): string {
   const t = text.trim();
   const valid = DATE_ONLY.test(t) || RFC3339.test(t);
   const date = valid ? new Date(DATE_ONLY.test(t) ? `${t}T00:00:00Z` : t) : null;
-  if (!date || Number.isNaN(date.getTime())) {
+  // A day that does not exist (2024-02-30) must not roll over into the next month.
+  const real = date !== null && !Number.isNaN(date.getTime()) && (!DATE_ONLY.test(t) || date.toISOString().startsWith(t));
+  if (!date || !real) {
     throw badRequest(`${field} is not a valid date (expected YYYY-MM-DD or RFC 3339)`);
   }
   return date.toISOString();

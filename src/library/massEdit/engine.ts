@@ -94,15 +94,15 @@ async function runMeta(trx: Trx, kind: ContentKind, op: MetaOp, selection: numbe
   for (const part of chunks(selection)) {
     const current = (await trx
       .selectFrom(kind.table as 'groups')
-      .select(['id', 'meta', kind.carrier.column as 'category_id'])
+      .select(['id', 'meta', sql.ref<number | null>(kind.carrier.column).as('carrier_id')])
       .where('id', 'in', part)
-      .execute()) as { id: number; meta: string; category_id: number | null }[];
+      .execute()) as { id: number; meta: string; carrier_id: number | null }[];
     for (const row of current) {
       const meta = storedMeta(row.meta);
       const { next, nulls } = applyMeta(op, meta);
       // A removed key that was never there changes nothing, except for inherited meta.
       if (JSON.stringify(next) === JSON.stringify(meta) && (nulls.length === 0 || !kind.writeMeta)) continue;
-      await checkCarrierMeta(trx, kind.carrier, row.category_id, next);
+      await checkCarrierMeta(trx, kind.carrier, row.carrier_id, next);
       await writeMeta(trx, kind, row.id, next, nulls);
       touched.add(row.id);
       rows++;

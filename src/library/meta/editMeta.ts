@@ -1,6 +1,7 @@
 // POST /v1/{resource,note,group}/editMeta?id= (contract: Edit meta): sets one dot path in an
 // entity's Meta, keeping every sibling, validated against the carrier's MetaSchema.
 import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
 import { nowIso } from '../../core/db/dialect.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import { sendWrite } from '../../core/http/respond.js';
@@ -17,12 +18,12 @@ export async function editMeta(lib: Library, kind: ContentKind, actor: Actor, id
     const result = await lib.db.transaction().execute(async (trx) => {
       const row = (await trx
         .selectFrom(kind.table as 'groups')
-        .select(['id', 'name', 'meta', kind.carrier.column as 'category_id'])
+        .select(['id', 'name', 'meta', sql.ref<number | null>(kind.carrier.column).as('carrier_id')])
         .where('id', '=', id)
-        .executeTakeFirst()) as { id: number; name: string; meta: string; category_id: number | null } | undefined;
+        .executeTakeFirst()) as { id: number; name: string; meta: string; carrier_id: number | null } | undefined;
       if (!row) throw notFound(`${kind.entity} ${id} not found`);
       const next = setMetaPath(storedMeta(row.meta), segments, value);
-      await checkCarrierMeta(trx, kind.carrier, row.category_id, next);
+      await checkCarrierMeta(trx, kind.carrier, row.carrier_id, next);
       await writeMeta(trx, kind, id, next, value === null && segments.length === 1 ? segments : []);
       await trx.updateTable(kind.table as 'groups').set({ updated_at: nowIso() }).where('id', '=', id).execute();
       const after = await trx.selectFrom(kind.table as 'groups').select('meta').where('id', '=', id).executeTakeFirstOrThrow();

@@ -27,7 +27,8 @@ const TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
 };
 
-export function registerAssets(app: FastifyInstance): void {
+/** `/public/*` alone; the share server serves these and nothing else of the main app. */
+export function registerPublicAssets(app: FastifyInstance): void {
   app.get('/public/*', async (req, reply) => {
     let rel: string;
     try {
@@ -45,5 +46,9 @@ export function registerAssets(app: FastifyInstance): void {
       .type(TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
       .send(createReadStream(file));
   });
+}
+
+export function registerAssets(app: FastifyInstance): void {
+  registerPublicAssets(app);
   app.get('/', async (_req, reply) => reply.code(301).header('location', '/dashboard').send());
 }

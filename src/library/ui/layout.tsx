@@ -6,6 +6,7 @@ import type { PageContext } from '../../core/http/pages.js';
 // Notes, Resources and MRQL join the menu with the issues that build them.
 const MAIN_MENU: [string, string][] = [
   ['Dashboard', '/dashboard'],
+  ['Notes', '/notes'],
   ['Tags', '/tags'],
   ['Groups', '/groups'],
   ['Resources', '/resources'],
@@ -21,6 +22,7 @@ const ADMIN_MENU: [string, string][] = [
   ['Note Types', '/noteTypes'],
   ['Template Partials', '/templatePartials'],
   ['Series', '/seriesList'],
+  ['Shares', '/admin/shares'],
   ['Downloads', '/downloads'],
   ['Settings', '/admin/settings'],
   ['Logs', '/logs'],

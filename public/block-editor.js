@@ -1,0 +1,285 @@
+// The block editor of the note page (edit mode): add blocks of any type, edit a block's content,
+// move blocks up and down (by swapping positions), and delete them. Every change goes through
+// the /v1/note/block… API and the page reloads to show the result rendered by the server; edit
+// mode survives the reload. A refused change (400 naming the field) is shown next to the editor.
+(() => {
+  'use strict';
+
+  const root = document.getElementById('note-blocks');
+  if (!root) return;
+  const noteId = Number(root.dataset.noteId);
+  const types = JSON.parse(root.dataset.blockTypes || '[]');
+  const editKey = `stacks-note-edit-${noteId}`;
+  const toggle = document.getElementById('edit-blocks');
+
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'text') node.textContent = v;
+      else if (k === 'value') node.value = v;
+      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  };
+
+  const field = (label, input, hint) => el('label', { class: 'field' }, el('span', { text: label }), input, hint ? el('small', { text: hint }) : null);
+  const newId = (prefix) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const ids = (text) =>
+    text
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number);
+
+  async function api(method, url, body) {
+    const res = await fetch(url, {
+      method,
+      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    if (res.status === 204) return null;
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(data.error || `the server answered ${res.status}`);
+    return data;
+  }
+
+  const reload = () => window.location.reload();
+
+  function sections() {
+    return [...root.querySelectorAll('.blocks > section.block')];
+  }
+
+  function blockOf(section) {
+    return JSON.parse(section.dataset.block);
+  }
+
+  // Content editors, one per type: build() returns the form fields and a read() that turns them
+  // back into the content object the API expects.
+  const editors = {
+    text(content) {
+      const text = el('textarea', { rows: 6, name: 'text', value: content.text || '' });
+      return { fields: [field('Text', text)], read: () => ({ text: text.value }) };
+    },
+    heading(content) {
+      const text = el('input', { name: 'text', value: content.text || '' });
+      const level = el('select', { name: 'level' });
+      for (let i = 1; i <= 6; i++) level.append(el('option', { value: String(i), selected: Number(content.level || 2) === i, text: `Level ${i}` }));
+      return { fields: [field('Heading', text), field('Level', level)], read: () => ({ text: text.value, level: Number(level.value) }) };
+    },
+    divider() {
+      return { fields: [el('p', { class: 'hint', text: 'A divider has nothing to edit.' })], read: () => ({}) };
+    },
+    gallery(content) {
+      const input = el('input', { name: 'resourceIds', value: (content.resourceIds || []).join(', ') });
+      return { fields: [field('Resource ids', input, 'Comma-separated, in display order.')], read: () => ({ resourceIds: ids(input.value) }) };
+    },
+    references(content) {
+      const input = el('input', { name: 'groupIds', value: (content.groupIds || []).join(', ') });
+      return { fields: [field('Group ids', input, 'Comma-separated.')], read: () => ({ groupIds: ids(input.value) }) };
+    },
+    todos(content) {
+      const list = el('ol', { class: 'todo-editor' });
+      const addRow = (item) => {
+        const label = el('input', { name: 'label', value: item.label, 'aria-label': 'Item' });
+        const row = el('li', { 'data-item-id': item.id }, label, el('button', { type: 'button', class: 'link danger', onclick: () => row.remove() }, 'remove'));
+        list.append(row);
+        return label;
+      };
+      for (const item of content.items || []) addRow(item);
+      const add = el('button', { type: 'button', class: 'secondary', onclick: () => addRow({ id: newId('t'), label: '' }).focus() }, 'Add item');
+      return {
+        fields: [list, add],
+        read: () => ({ items: [...list.children].map((row) => ({ id: row.dataset.itemId, label: row.querySelector('input').value })) }),
+      };
+    },
+    table(content) {
+      const queryMode = typeof content.queryId === 'number';
+      const mode = el('select', { name: 'mode' }, el('option', { value: 'static', selected: !queryMode, text: 'Typed-in data' }), el('option', { value: 'query', selected: queryMode, text: 'A saved query' }));
+      const columns = el('textarea', { rows: 3, name: 'columns', value: (content.columns || []).map((c) => (typeof c === 'string' ? c : c.label === c.id ? c.id : `${c.id}: ${c.label}`)).join('\n') });
+      const colIds = (content.columns || []).map((c) => (typeof c === 'string' ? c : c.id));
+      const rows = el('textarea', { rows: 5, name: 'rows', value: (content.rows || []).map((r) => colIds.map((id) => (r[id] === null || r[id] === undefined ? '' : String(r[id]))).join(' | ')).join('\n') });
+      const query = el('select', { name: 'queryId' }, el('option', { value: '', text: 'Loading saved queries…' }));
+      const params = el('textarea', { rows: 3, class: 'code', name: 'queryParams', value: JSON.stringify(content.queryParams || {}, null, 2) });
+      const isStatic = el('input', { type: 'checkbox', name: 'isStatic', checked: content.isStatic === true });
+      const staticPart = el('div', {}, field('Columns', columns, 'One per line; "id: Label" to name a column differently.'), field('Rows', rows, 'One per line, cells separated by |.'));
+      const queryPart = el('div', {}, field('Saved query', query), field('Parameters (JSON object)', params), el('label', { class: 'field checkbox' }, isStatic, el('span', { text: ' Static snapshot' })));
+      const sync = () => {
+        staticPart.hidden = mode.value !== 'static';
+        queryPart.hidden = mode.value !== 'query';
+      };
+      mode.addEventListener('change', sync);
+      sync();
+      fetch('/v1/queries', { headers: { accept: 'application/json' } })
+        .then((r) => r.json())
+        .then((list) => {
+          query.replaceChildren(el('option', { value: '', text: 'Choose a saved query' }), ...list.map((q) => el('option', { value: String(q.ID), selected: q.ID === content.queryId, text: q.Name })));
+        })
+        .catch(() => query.replaceChildren(el('option', { value: content.queryId || '', text: 'Saved queries could not be loaded' })));
+      return {
+        fields: [field('Data', mode), staticPart, queryPart],
+        read: () => {
+          if (mode.value === 'query') {
+            let parsed;
+            try {
+              parsed = JSON.parse(params.value || '{}');
+            } catch {
+              throw new Error('the parameters are not valid JSON');
+            }
+            return { queryId: Number(query.value), queryParams: parsed, isStatic: isStatic.checked };
+          }
+          const cols = columns.value
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean)
+            .map((l) => {
+              const m = /^([^:]+):\s*(.+)$/.exec(l);
+              return m ? { id: m[1].trim(), label: m[2].trim() } : l;
+            });
+          const keys = cols.map((c) => (typeof c === 'string' ? c : c.id));
+          const data = rows.value
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => Object.fromEntries(l.split('|').map((cell, i) => [keys[i], cell.trim()]).filter(([k]) => k !== undefined)));
+          return { columns: cols, rows: data };
+        },
+      };
+    },
+    calendar(content) {
+      const list = el('ol', { class: 'calendar-editor' });
+      const addRow = (cal) => {
+        const name = el('input', { name: 'name', value: cal.name || '', placeholder: 'Name', 'aria-label': 'Calendar name' });
+        const kind = el('select', { name: 'sourceType', 'aria-label': 'Source' }, el('option', { value: 'url', selected: cal.source?.type !== 'resource', text: 'Web address' }), el('option', { value: 'resource', selected: cal.source?.type === 'resource', text: 'Resource id' }));
+        const where = el('input', { name: 'source', value: cal.source?.type === 'resource' ? String(cal.source.resourceId) : cal.source?.url || '', placeholder: 'https://…/calendar.ics or a resource id', 'aria-label': 'Address or resource id' });
+        const color = el('input', { type: 'color', name: 'color', value: cal.color && /^#[0-9a-f]{6}$/i.test(cal.color) ? cal.color : '#3b82f6', 'aria-label': 'Colour' });
+        const row = el('li', { 'data-calendar-id': cal.id }, name, kind, where, color, el('button', { type: 'button', class: 'link danger', onclick: () => row.remove() }, 'remove'));
+        list.append(row);
+      };
+      for (const cal of content.calendars || []) addRow(cal);
+      const add = el('button', { type: 'button', class: 'secondary', onclick: () => addRow({ id: newId('c'), name: '' }) }, 'Add calendar');
+      return {
+        fields: [list, add, el('p', { class: 'hint', text: 'iCalendar (.ics) feeds over http or https, or an uploaded .ics resource. Recurring events show their first occurrence.' })],
+        read: () => ({
+          calendars: [...list.children].map((row) => {
+            const [name, kind, where, color] = row.querySelectorAll('input, select');
+            const source = kind.value === 'resource' ? { type: 'resource', resourceId: Number(where.value) } : { type: 'url', url: where.value.trim() };
+            return { id: row.dataset.calendarId, name: name.value || 'Calendar', color: color.value, source };
+          }),
+        }),
+      };
+    },
+  };
+
+  function openEditor(section) {
+    const block = blockOf(section);
+    const make = editors[block.type];
+    if (!make) return;
+    section.querySelector('.block-editor')?.remove();
+    const { fields, read } = make(block.content || {});
+    const error = el('p', { class: 'block-error', role: 'alert', hidden: true });
+    const form = el('form', { class: 'block-editor card form', 'data-testid': 'block-editor' }, ...fields, error, el('div', { class: 'editor-actions' }, el('button', { type: 'submit' }, 'Save'), el('button', { type: 'button', class: 'secondary', onclick: () => form.remove() }, 'Cancel')));
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      try {
+        await api('PUT', `/v1/note/block?id=${block.id}&noteId=${noteId}`, { content: read() });
+        reload();
+      } catch (e) {
+        error.hidden = false;
+        error.textContent = e.message;
+      }
+    });
+    section.append(form);
+    form.querySelector('input, textarea, select')?.focus();
+  }
+
+  async function move(section, delta) {
+    const all = sections();
+    const i = all.indexOf(section);
+    const other = all[i + delta];
+    if (!other) return;
+    let a = blockOf(section);
+    let b = blockOf(other);
+    if (a.position === b.position) {
+      // Equal keys cannot be swapped; spread them out first.
+      await api('POST', `/v1/note/blocks/rebalance?noteId=${noteId}`);
+      const fresh = await api('GET', `/v1/note/blocks?noteId=${noteId}`);
+      a = fresh.find((x) => x.id === a.id);
+      b = fresh.find((x) => x.id === b.id);
+    }
+    await api('POST', '/v1/note/blocks/reorder', { noteId, positions: { [a.id]: b.position, [b.id]: a.position } });
+    reload();
+  }
+
+  function controls(section) {
+    const block = blockOf(section);
+    const guard = async (work) => {
+      try {
+        await work();
+      } catch (e) {
+        alert(e.message);
+      }
+    };
+    return el(
+      'div',
+      { class: 'block-controls' },
+      el('span', { class: 'block-type', text: block.type }),
+      el('button', { type: 'button', class: 'secondary', 'aria-label': 'Move up', title: 'Move up', onclick: () => guard(() => move(section, -1)) }, '↑'),
+      el('button', { type: 'button', class: 'secondary', 'aria-label': 'Move down', title: 'Move down', onclick: () => guard(() => move(section, 1)) }, '↓'),
+      el('button', { type: 'button', class: 'secondary', onclick: () => openEditor(section) }, 'Edit'),
+      el('button', {
+        type: 'button',
+        class: 'danger',
+        onclick: () =>
+          guard(async () => {
+            if (!confirm(`Delete this ${block.type} block?`)) return;
+            await api('DELETE', `/v1/note/block?id=${block.id}&noteId=${noteId}`);
+            reload();
+          }),
+      }, 'Delete'),
+    );
+  }
+
+  function addForm() {
+    const select = el('select', { name: 'type', 'aria-label': 'Block type' }, ...types.map((t) => el('option', { value: t.type, text: t.type })));
+    const form = el('form', { class: 'block-add', 'data-testid': 'block-add' }, el('strong', { text: 'Add a block: ' }), select, el('button', { type: 'submit' }, 'Add'));
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      try {
+        const created = await api('POST', '/v1/note/block', { noteId, type: select.value });
+        sessionStorage.setItem(`${editKey}-open`, String(created.id));
+        reload();
+      } catch (e) {
+        alert(e.message);
+      }
+    });
+    return form;
+  }
+
+  function enter() {
+    root.classList.add('editing');
+    toggle.textContent = 'Done editing';
+    sessionStorage.setItem(editKey, '1');
+    for (const section of sections()) if (!section.querySelector('.block-controls')) section.prepend(controls(section));
+    if (!root.querySelector('.block-add')) root.querySelector('.block-toolbar').before(addForm());
+    const open = sessionStorage.getItem(`${editKey}-open`);
+    if (open) {
+      sessionStorage.removeItem(`${editKey}-open`);
+      const target = root.querySelector(`section.block[data-block-id="${open}"]`);
+      if (target) {
+        openEditor(target);
+        target.scrollIntoView({ block: 'center' });
+      }
+    }
+  }
+
+  function leave() {
+    root.classList.remove('editing');
+    toggle.textContent = 'Edit blocks';
+    sessionStorage.removeItem(editKey);
+    root.querySelectorAll('.block-controls, .block-editor, .block-add').forEach((n) => n.remove());
+  }
+
+  toggle.addEventListener('click', () => (root.classList.contains('editing') ? leave() : enter()));
+  if (sessionStorage.getItem(editKey) === '1') enter();
+})();

@@ -1,0 +1,90 @@
+// What a block needs beyond its own record to be shown: the resources of gallery blocks, the
+// groups of reference blocks, and the rows of tables (query-backed tables run their query).
+// Everything is loaded for a whole note at once: one statement per kind, not one per block.
+import type { Library } from '../context.js';
+import type { BlockRecord, JsonObject } from './records.js';
+import { runTableQuery } from './table.js';
+import type { BlockRow } from './records.js';
+
+export interface GalleryItem {
+  id: number;
+  name: string;
+  hash: string;
+  contentType: string;
+}
+
+export interface GroupRef {
+  id: number;
+  name: string;
+  description: string;
+  category: string | null;
+}
+
+export interface TableView {
+  columns: { id: string; label: string }[];
+  rows: Record<string, unknown>[];
+  /** Set for query-backed tables. */
+  queryId?: number;
+  cachedAt?: string;
+  error?: string;
+}
+
+export interface BlockViewData {
+  resources: Map<number, GalleryItem>;
+  groups: Map<number, GroupRef>;
+  tables: Map<number, TableView>;
+}
+
+function idsOf(blocks: BlockRecord[], type: string, key: string): number[] {
+  const out = new Set<number>();
+  for (const b of blocks) {
+    if (b.type !== type) continue;
+    const list = b.content[key];
+    if (Array.isArray(list)) for (const id of list) if (typeof id === 'number') out.add(id);
+  }
+  return [...out];
+}
+
+/** Static table columns may be plain strings or {id, label}. */
+export function staticColumns(content: JsonObject): { id: string; label: string }[] {
+  const cols = Array.isArray(content.columns) ? content.columns : [];
+  return cols.map((c) => (typeof c === 'string' ? { id: c, label: c } : { id: String((c as JsonObject).id), label: String((c as JsonObject).label ?? (c as JsonObject).id) }));
+}
+
+export async function loadBlockViews(lib: Library, blocks: BlockRecord[]): Promise<BlockViewData> {
+  const resourceIds = idsOf(blocks, 'gallery', 'resourceIds');
+  const groupIds = idsOf(blocks, 'references', 'groupIds');
+  const [resources, groups] = await Promise.all([
+    resourceIds.length
+      ? lib.db.selectFrom('resources').select(['id', 'name', 'hash', 'content_type']).where('id', 'in', resourceIds).execute()
+      : Promise.resolve([]),
+    groupIds.length
+      ? lib.db
+          .selectFrom('groups')
+          .leftJoin('categories', 'categories.id', 'groups.category_id')
+          .select(['groups.id', 'groups.name', 'groups.description', 'categories.name as category'])
+          .where('groups.id', 'in', groupIds)
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  const tables = new Map<number, TableView>();
+  for (const b of blocks) {
+    if (b.type !== 'table') continue;
+    if (typeof b.content.queryId !== 'number') {
+      tables.set(b.id, { columns: staticColumns(b.content), rows: (Array.isArray(b.content.rows) ? b.content.rows : []) as Record<string, unknown>[] });
+      continue;
+    }
+    try {
+      const row = { id: b.id, type: b.type, content: JSON.stringify(b.content) } as BlockRow;
+      const data = await runTableQuery(lib, row, {});
+      tables.set(b.id, { columns: data.columns, rows: data.rows, queryId: data.queryId, cachedAt: data.cachedAt });
+    } catch (e) {
+      tables.set(b.id, { columns: [], rows: [], queryId: b.content.queryId, error: (e as Error).message });
+    }
+  }
+  return {
+    resources: new Map(resources.map((r) => [r.id, { id: r.id, name: r.name, hash: r.hash, contentType: r.content_type }])),
+    groups: new Map(groups.map((g) => [g.id, { id: g.id, name: g.name, description: g.description, category: g.category ?? null }])),
+    tables,
+  };
+}

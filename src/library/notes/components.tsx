@@ -1,0 +1,209 @@
+// Parts of the note pages: the list's filters, cards and bulk bar, the create/edit form, and
+// the sharing panel of the note page.
+import type { FastifyRequest } from 'fastify';
+import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { Field, FormPage, PostButton, TextArea, firstOf, listOf, queryOf } from '../ui/components.js';
+import type { ShareService } from '../sharing/service.js';
+import { templateHtml } from '../sharing/templates.js';
+import { formDate } from './dates.js';
+import type { NoteService } from './service.js';
+
+type Detail = Awaited<ReturnType<NoteService['read']>>;
+type Listed = Awaited<ReturnType<NoteService['present']>>[number];
+
+const SORTS = ['name', 'created_at', 'updated_at', 'start_date', 'end_date'];
+
+export function NoteFilters(props: { req: FastifyRequest; types: { id: number; name: string }[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const v = (k: string) => firstOf(q[k]);
+  const sorts = listOf(q.SortBy);
+  const shared = v('Shared');
+  return (
+    <form method="get" action="/notes" class="filters">
+      <h2>Filters</h2>
+      <Field label="Name" name="Name" value={v('Name')} />
+      <Field label="Text" name="Description" value={v('Description')} />
+      <label class="field">
+        <span>Note type</span>
+        <select name="NoteTypeId">
+          <option value="">any</option>
+          {props.types.map((t) => (
+            <option value={t.id} selected={String(t.id) === v('NoteTypeId')}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field label="Tags (ids, all of them)" name="Tags" value={listOf(q.Tags).join(',')} />
+      <Field label="Groups (ids)" name="Groups" value={listOf(q.Groups).join(',')} />
+      <Field label="Owner group id" name="OwnerId" type="number" value={v('OwnerId')} />
+      <Field label="Starts after" name="StartDateAfter" type="date" value={v('StartDateAfter')} />
+      <Field label="Starts before" name="StartDateBefore" type="date" value={v('StartDateBefore')} />
+      <Field label="Ends after" name="EndDateAfter" type="date" value={v('EndDateAfter')} />
+      <Field label="Ends before" name="EndDateBefore" type="date" value={v('EndDateBefore')} />
+      <Field label="Created after" name="CreatedAfter" type="date" value={v('CreatedAfter')} />
+      <Field label="Created before" name="CreatedBefore" type="date" value={v('CreatedBefore')} />
+      <label class="field">
+        <span>Shared</span>
+        <select name="Shared">
+          <option value="">all notes</option>
+          <option value="true" selected={shared === 'true' || shared === '1'}>
+            only shared
+          </option>
+          <option value="false" selected={shared === 'false' || shared === '0'}>
+            only unshared
+          </option>
+        </select>
+      </label>
+      <Field label="Meta query (key:value)" name="MetaQuery" value={v('MetaQuery')} />
+      <label class="field">
+        <span>Sort by</span>
+        <select name="SortBy">
+          <option value="">Newest first</option>
+          {SORTS.flatMap((col) =>
+            ['asc', 'desc'].map((dir) => (
+              <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
+                {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
+              </option>
+            )),
+          )}
+        </select>
+      </label>
+      <button type="submit">Apply</button>
+    </form>
+  );
+}
+
+export function NoteCard(props: { n: Listed }): SafeHtml {
+  const n = props.n;
+  const preview = n.Description.length > 240 ? `${n.Description.slice(0, 240)}…` : n.Description;
+  return (
+    <li class="card note-card">
+      <label class="select">
+        <input type="checkbox" name="ID" value={n.ID} form="note-bulk" aria-label={`Select ${n.Name}`} />
+      </label>
+      {n.NoteType && String(n.NoteType.CustomAvatar ?? '').trim() !== '' ? <span class="avatar">{templateHtml(String(n.NoteType.CustomAvatar), 'page')}</span> : null}
+      <a href={`/note?id=${n.ID}`} class="note-title">
+        {n.Name}
+      </a>
+      {n.NoteType ? <small> · {String(n.NoteType.Name)}</small> : null}
+      {n.hasShare ? <small class="badge"> shared</small> : null}
+      {n.StartDate ? <small class="dates"> {n.StartDate.slice(0, 16).replace('T', ' ')}{n.EndDate ? ` → ${n.EndDate.slice(0, 16).replace('T', ' ')}` : ''}</small> : null}
+      {preview ? <p class="preview">{preview}</p> : null}
+      <p class="tags">{n.Tags.map((t) => <span class="tag">{t.Name}</span>)}</p>
+    </li>
+  );
+}
+
+export function BulkBar(props: { req: FastifyRequest }): SafeHtml {
+  return (
+    <form id="note-bulk" method="post" action="/v1/notes/addTags" class="bulk card">
+      <FormPage req={props.req} />
+      <strong>With the selected notes:</strong>
+      <input type="text" name="EditedId" placeholder="tag or group ids" aria-label="Tag or group ids" />
+      <button type="submit" formaction="/v1/notes/addTags">
+        Add tags
+      </button>
+      <button type="submit" formaction="/v1/notes/removeTags">
+        Remove tags
+      </button>
+      <button type="submit" formaction="/v1/notes/addGroups">
+        Add groups
+      </button>
+      <input type="text" name="Meta" placeholder='{"key": "value"}' aria-label="Meta to merge" />
+      <button type="submit" formaction="/v1/notes/addMeta">
+        Add meta
+      </button>
+      <button type="submit" class="danger" formaction="/v1/notes/delete">
+        Delete
+      </button>
+    </form>
+  );
+}
+
+export function NoteForm(props: { req: FastifyRequest; note?: Detail; types: { id: number; name: string }[]; groups: { id: number; name: string }[] }): SafeHtml {
+  const q = queryOf(props.req);
+  const n = props.note;
+  const value = (k: string, fallback: string | number | null | undefined) => (q[k] !== undefined ? firstOf(q[k]) : String(fallback ?? ''));
+  const ids = (k: string, list: { ID: number }[] | undefined) => (q[k] !== undefined ? listOf(q[k]).join(',') : (list ?? []).map((x) => x.ID).join(','));
+  const typeId = value('NoteTypeId', n?.NoteTypeId);
+  const ownerId = value('OwnerId', n?.OwnerId);
+  return (
+    <form method="post" action="/v1/note" class="card form" data-testid="note-form">
+      <FormPage req={props.req} />
+      {n ? <input type="hidden" name="ID" value={n.ID} /> : null}
+      <Field label="Title" name="Name" required value={value('Name', n?.Name)} />
+      <TextArea label="Text" name="Description" rows={8} value={value('Description', n?.Description)} hint="Mirrors the first text block once the note has blocks." />
+      <div class="row">
+        <Field label="Start" name="StartDate" type="datetime-local" value={value('StartDate', formDate(n?.StartDate ?? null))} />
+        <Field label="End" name="EndDate" type="datetime-local" value={value('EndDate', formDate(n?.EndDate ?? null))} />
+      </div>
+      <label class="field">
+        <span>Note type</span>
+        <select name="NoteTypeId">
+          <option value="0">none</option>
+          {props.types.map((t) => (
+            <option value={t.id} selected={String(t.id) === typeId}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="field">
+        <span>Owner group</span>
+        <select name="OwnerId">
+          <option value="0">none</option>
+          {ownerId && ownerId !== '0' && !props.groups.some((g) => String(g.id) === ownerId) ? (
+            <option value={ownerId} selected>
+              {n?.Owner ? n.Owner.Name : `group ${ownerId}`}
+            </option>
+          ) : null}
+          {props.groups.map((g) => (
+            <option value={g.id} selected={String(g.id) === ownerId}>
+              {g.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field label="Related groups (ids, comma-separated)" name="Groups" value={ids('Groups', n?.Groups)} hint={n && n.Groups.length ? n.Groups.map((g) => `${g.ID} ${g.Name}`).join(', ') : undefined} />
+      <Field label="Tags (ids, comma-separated)" name="Tags" value={ids('Tags', n?.Tags)} hint={n && n.Tags.length ? n.Tags.map((t) => `${t.ID} ${t.Name}`).join(', ') : undefined} />
+      <Field label="Resources (ids, comma-separated)" name="Resources" value={ids('Resources', n?.Resources)} hint={n && n.Resources.length ? n.Resources.map((r) => `${r.ID} ${r.Name}`).join(', ') : undefined} />
+      <TextArea label="Meta (JSON object)" name="Meta" code value={value('Meta', n ? JSON.stringify(n.Meta, null, 2) : '{}')} />
+      <button type="submit">{n ? 'Save' : 'Create note'}</button>
+    </form>
+  );
+}
+
+export function Sharing(props: { note: Detail; sharing: ShareService }): SafeHtml {
+  const { note, sharing } = props;
+  const base = sharing.publicBase;
+  if (note.shareToken) {
+    const path = `/s/${note.shareToken}`;
+    const link = base ? `${base}${path}` : path;
+    return (
+      <section class="sharing" data-testid="sharing">
+        <h2>Sharing</h2>
+        <p>
+          Shared since {String(note.shareCreatedAt ?? '').slice(0, 10)}: <a href={base ? link : undefined} data-share-url={link} class="share-link">{link}</a>
+        </p>
+        {!base ? <p class="hint">This is the path on the share server; set -share-public-url to show full links.</p> : null}
+        <button type="button" class="copy-share" data-copy={link}>
+          Copy link
+        </button>{' '}
+        <button type="button" class="danger unshare" data-note-id={note.ID}>
+          Unshare
+        </button>
+      </section>
+    );
+  }
+  return (
+    <section class="sharing" data-testid="sharing">
+      <h2>Sharing</h2>
+      {sharing.running ? (
+        <PostButton action={`/v1/note/share?noteId=${note.ID}`} label="Share" />
+      ) : (
+        <p class="hint">Sharing is off: start the service with -share-port to share notes.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,231 @@
+// Note pages (companion §6.4): the list with its filters and bulk actions, the note page with its
+// blocks (view mode, and the block editor of public/block-editor.js), the reading layout and the
+// create/edit form.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { h } from '../../core/html/jsx.js';
+import { registerPage, type Layout } from '../../core/http/pages.js';
+import { makeBag, readParams } from '../../core/http/params.js';
+import type { Library } from '../context.js';
+import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { BlockList } from '../blocks/render.js';
+import type { BlockService } from '../blocks/service.js';
+import { loadBlockViews } from '../blocks/view.js';
+import type { ShareService } from '../sharing/service.js';
+import { styleText, templateHtml } from '../sharing/templates.js';
+import { NoteListInput } from './filters.js';
+import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
+import type { NoteService } from './service.js';
+
+const IdInput = Type.Object({ id: Type.Integer() });
+
+export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, notes: NoteService, blocks: BlockService, sharing: ShareService): void {
+  const noteTypes = () => lib.db.selectFrom('note_types').select(['id', 'name']).orderBy('name').orderBy('id').execute();
+  const someGroups = () => lib.db.selectFrom('groups').select(['id', 'name']).orderBy('name').limit(500).execute();
+
+  registerPage(app, layout, {
+    path: '/notes',
+    load: async (req) => {
+      const input = readParams(NoteListInput, makeBag(req.query));
+      const [{ rows, page, perPage }, total, types] = await Promise.all([notes.list(input), notes.count(input), noteTypes()]);
+      // Filtered to one note type, the list shows that type's list header, footer and CSS.
+      const oneType = input.NoteTypeId ?? (input.NoteTypeIds?.length === 1 ? input.NoteTypeIds[0] : undefined);
+      const typeRow = oneType === undefined ? undefined : await lib.db.selectFrom('note_types').selectAll().where('id', '=', oneType).executeTakeFirst();
+      return {
+        pageTitle: 'Notes',
+        notes: rows,
+        _slots: typeRow ? { header: typeRow.custom_list_header, footer: typeRow.custom_list_footer, css: typeRow.custom_css } : null,
+        pagination: { page, perPage, total },
+        parsedQuery: input,
+        errorMessage: firstOf(queryOf(req).error) || undefined,
+        _layout: {
+          sidebar: <NoteFilters req={req} types={types} />,
+          actions: (
+            <a class="button" href="/note/new">
+              New note
+            </a>
+          ),
+        },
+      };
+    },
+    view: (ctx, req) => (
+      <section>
+        <link rel="stylesheet" href="/public/notes.css" />
+        {ctx._slots?.css ? <style>{styleText(ctx._slots.css)}</style> : null}
+        {ctx._slots?.header ? <div class="custom-list-header">{templateHtml(ctx._slots.header, 'page')}</div> : null}
+        <BulkBar req={req} />
+        <ul class="cards" data-testid="note-list">
+          {ctx.notes.map((n) => (
+            <NoteCard n={n} />
+          ))}
+        </ul>
+        {ctx.notes.length === 0 ? <p class="empty">No notes match.</p> : null}
+        {ctx._slots?.footer ? <div class="custom-list-footer">{templateHtml(ctx._slots.footer, 'page')}</div> : null}
+        <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.notes.length} total={ctx.pagination.total} />
+      </section>
+    ),
+  });
+
+  const loadNote = async (req: FastifyRequest) => {
+    const { id } = readParams(IdInput, makeBag(req.query));
+    const note = await notes.read(id);
+    const list = await blocks.blocksOf(note.ID);
+    const data = await loadBlockViews(lib, list);
+    return { note, list, data };
+  };
+
+  registerPage(app, layout, {
+    path: '/note',
+    load: async (req) => {
+      const { note, list, data } = await loadNote(req);
+      const types = await blocks.types();
+      const t = note.NoteType as Record<string, string> | null;
+      return {
+        pageTitle: note.Name,
+        note,
+        blocks: list,
+        blockTypes: types.map((x) => x.type),
+        mainEntity: note,
+        mainEntityType: 'note',
+        shareServerRunning: sharing.running,
+        errorMessage: firstOf(queryOf(req).error) || undefined,
+        _data: data,
+        _types: types,
+        _layout: {
+          sidebar: (
+            <div>
+              <Timestamps created={note.CreatedAt} updated={note.UpdatedAt} />
+              {t?.CustomSidebar ? <div class="custom-sidebar">{templateHtml(t.CustomSidebar, 'page')}</div> : null}
+              <p>Owner: {note.Owner ? <a href={`/group?id=${note.Owner.ID}`}>{note.Owner.Name}</a> : 'none'}</p>
+              <p>Note type: {t ? <a href={`/noteType?id=${t.ID}`}>{t.Name}</a> : 'none'}</p>
+              <p class="tags">
+                Tags:{' '}
+                {note.Tags.length
+                  ? note.Tags.map((tag) => (
+                      <a class="tag" href={`/tag?id=${tag.ID}`}>
+                        {tag.Name}
+                      </a>
+                    ))
+                  : 'none'}
+              </p>
+              {Object.keys(note.Meta).length ? <pre class="meta">{JSON.stringify(note.Meta, null, 2)}</pre> : null}
+              <Sharing note={note} sharing={sharing} />
+            </div>
+          ),
+          actions: (
+            <span>
+              <a class="button" href={`/note/text?id=${note.ID}`}>
+                Wide display
+              </a>{' '}
+              <a class="button" href={`/note/edit?id=${note.ID}`}>
+                Edit
+              </a>{' '}
+              <PostButton action={`/v1/note/delete?Id=${note.ID}`} label="Delete" danger confirm={`Delete the note "${note.Name}"?`} />
+            </span>
+          ),
+        },
+      };
+    },
+    view: (ctx) => {
+      const n = ctx.note;
+      const t = n.NoteType as Record<string, string> | null;
+      const hasText = ctx.blocks.some((b) => b.type === 'text');
+      return (
+        <div class="note-page">
+          <link rel="stylesheet" href="/public/notes.css" />
+          {t?.CustomCSS ? <style>{styleText(t.CustomCSS)}</style> : null}
+          {t?.CustomHeader ? <div class="custom-header">{templateHtml(t.CustomHeader, 'page')}</div> : null}
+          {n.StartDate || n.EndDate ? (
+            <p class="note-dates">
+              {n.StartDate ? `Starts ${n.StartDate.slice(0, 16).replace('T', ' ')}` : ''}
+              {n.StartDate && n.EndDate ? ' · ' : ''}
+              {n.EndDate ? `Ends ${n.EndDate.slice(0, 16).replace('T', ' ')}` : ''}
+            </p>
+          ) : null}
+          <section class="card note-body" id="note-blocks" data-note-id={n.ID} data-block-types={JSON.stringify(ctx._types)}>
+            {!hasText && n.Description ? <div class="block-text note-description">{n.Description}</div> : null}
+            <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
+            {ctx.blocks.length === 0 && !n.Description ? <p class="empty no-blocks">This note is empty. Edit its blocks to add text, todos, tables and more.</p> : null}
+            <div class="block-toolbar">
+              <button type="button" id="edit-blocks" class="secondary">
+                Edit blocks
+              </button>
+            </div>
+          </section>
+          <section class="card">
+            <h2>Related groups</h2>
+            {n.Groups.length ? (
+              <ul>
+                {n.Groups.map((g) => (
+                  <li>
+                    <a href={`/group?id=${g.ID}`}>{g.Name}</a>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">None.</p>
+            )}
+          </section>
+          <section class="card">
+            <h2>Resources</h2>
+            {n.Resources.length ? (
+              <ul>
+                {n.Resources.map((r) => (
+                  <li>
+                    <a href={`/resource?id=${r.ID}`}>{r.Name}</a> <small>{r.ContentType}</small>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">None.</p>
+            )}
+          </section>
+          {t?.CustomDetailFooter ? <div class="custom-footer">{templateHtml(t.CustomDetailFooter, 'page')}</div> : null}
+          <script src="/public/note-blocks.js"></script>
+          <script src="/public/block-editor.js"></script>
+          <script src="/public/note-page.js"></script>
+        </div>
+      );
+    },
+  });
+
+  registerPage(app, layout, {
+    path: '/note/text',
+    load: async (req) => {
+      const { note, list, data } = await loadNote(req);
+      return { pageTitle: note.Name, note, blocks: list, mainEntity: note, mainEntityType: 'note', _data: data };
+    },
+    view: (ctx) => (
+      <article class="note-reading">
+        <link rel="stylesheet" href="/public/notes.css" />
+        {!ctx.blocks.some((b) => b.type === 'text') && ctx.note.Description ? <div class="block-text note-description">{ctx.note.Description}</div> : null}
+        <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
+        <p>
+          <a href={`/note?id=${ctx.note.ID}`}>Back to the note</a>
+        </p>
+        <script src="/public/note-blocks.js"></script>
+      </article>
+    ),
+  });
+
+  registerPage(app, layout, {
+    path: '/note/new',
+    load: async (req) => ({
+      pageTitle: 'New note',
+      errorMessage: firstOf(queryOf(req).error) || undefined,
+      _types: await noteTypes(),
+      _groups: await someGroups(),
+    }),
+    view: (ctx, req) => <NoteForm req={req} types={ctx._types} groups={ctx._groups} />,
+  });
+
+  registerPage(app, layout, {
+    path: '/note/edit',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const note = await notes.read(id);
+      return { pageTitle: `Edit ${note.Name}`, note, errorMessage: firstOf(queryOf(req).error) || undefined, _types: await noteTypes(), _groups: await someGroups() };
+    },
+    view: (ctx, req) => <NoteForm req={req} note={ctx.note} types={ctx._types} groups={ctx._groups} />,
+  });
+}

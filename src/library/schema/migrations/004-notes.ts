@@ -1,0 +1,15 @@
+// Notes and blocks: block positions must order byte-wise (companion §12.3). SQLite compares text
+// with the BINARY collation already; PostgreSQL would use the database's locale, so the column
+// gets the "C" collation there (its indexes are rebuilt with it).
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { DbKind } from '../../../core/db/connect.js';
+
+export function notesMigration(kind: DbKind): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (kind === 'postgres') {
+        await sql`ALTER TABLE note_blocks ALTER COLUMN position TYPE varchar(64) COLLATE "C"`.execute(db);
+      }
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The share server (companion §1.5, §6.8): a second Fastify instance on its own listener
+// (-share-port, -share-bind-address) that serves shared notes read-only at /s/<token>, the few
+// endpoints their page uses, and /public/* — nothing else of the library is reachable from it.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { bool } from '../../core/db/dialect.js';
+import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
+import { createHttpServer } from '../../core/http/server.js';
+import type { Library } from '../context.js';
+import { registerPublicAssets } from '../ui/assets.js';
+import type { BlockService } from '../blocks/service.js';
+import type { CalendarService } from '../blocks/calendar/events.js';
+import { loadBlockViews } from '../blocks/view.js';
+import { isObject } from '../blocks/shape.js';
+import { storedResourcePath } from '../blocks/resource-files.js';
+import type { ShareService } from './service.js';
+import { notFoundPage, sharePage } from './share-page.js';
+
+const SHARE_HEADERS = {
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=15552000',
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; frame-ancestors 'none'",
+};
+
+/** Files are shown, never run: a shared HTML or SVG file cannot script the share origin. */
+const FILE_POLICY = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+const HASH = /^[0-9a-fA-F]{40}$/;
+
+export interface ShareServerDeps {
+  sharing: ShareService;
+  blocks: BlockService;
+  calendars: CalendarService;
+}
+
+export class ShareServer {
+  private app: FastifyInstance | null = null;
+
+  constructor(
+    private readonly lib: Library,
+    private readonly deps: ShareServerDeps,
+  ) {}
+
+  /** Starts listening when -share-port is set; returns the base URL, or undefined when off. */
+  async start(): Promise<string | undefined> {
+    const { sharePort, shareHost } = this.lib.config;
+    if (sharePort === null) return undefined;
+    const app = await createHttpServer({ headers: SHARE_HEADERS, bodyLimit: 1024 * 1024, logger: this.lib.config.logRequests });
+    this.routes(app);
+    try {
+      await app.listen({ host: shareHost, port: sharePort });
+    } catch (e) {
+      await app.close();
+      throw new Error(`cannot start the share server on ${shareHost}:${sharePort}: ${(e as Error).message} (free the port or drop -share-port)`);
+    }
+    // Companion §1.5: 15 s to send a request, 60 s idle keep-alive.
+    app.server.requestTimeout = 15_000;
+    app.server.headersTimeout = 15_000;
+    app.server.keepAliveTimeout = 60_000;
+    this.app = app;
+    this.deps.sharing.setServerRunning(true);
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : sharePort;
+    const host = shareHost === '0.0.0.0' || shareHost === '::' ? '127.0.0.1' : shareHost;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
+
+  async close(): Promise<void> {
+    this.deps.sharing.setServerRunning(false);
+    await this.app?.close();
+    this.app = null;
+  }
+
+  private async note(token: string) {
+    const note = await this.deps.sharing.noteByToken(token);
+    if (!note) throw notFound('Not found');
+    return note;
+  }
+
+  /** A block of the shared note; a block of any other note is simply not found. */
+  private async block(noteId: number, rawId: string) {
+    const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
+    const block = Number.isSafeInteger(id) ? await this.lib.db.selectFrom('note_blocks').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    if (!block || block.note_id !== noteId) throw notFound('Not found');
+    return block;
+  }
+
+  private routes(app: FastifyInstance): void {
+    const lib = this.lib;
+    const { blocks, calendars } = this.deps;
+    registerPublicAssets(app);
+    app.setNotFoundHandler(async (_req, reply) => reply.code(404).type('text/html; charset=utf-8').send(notFoundPage()));
+
+    app.get<{ Params: { token: string } }>('/s/:token', async (req, reply) => {
+      const note = await this.deps.sharing.noteByToken(req.params.token);
+      if (!note) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
+      const [list, type] = await Promise.all([
+        blocks.blocksOf(note.id),
+        note.note_type_id === null
+          ? undefined
+          : lib.db.selectFrom('note_types').select(['custom_header', 'custom_css', 'apply_templates_to_shares']).where('id', '=', note.note_type_id).executeTakeFirst(),
+      ]);
+      const data = await loadBlockViews(lib, list);
+      const html = sharePage({
+        name: note.name,
+        description: note.description,
+        blocks: list,
+        template: type && bool(type.apply_templates_to_shares) ? { header: type.custom_header, css: type.custom_css } : null,
+        ctx: { mode: 'share', token: note.share_token!, data },
+      });
+      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+    });
+
+    app.post<{ Params: { token: string; blockId: string } }>('/s/:token/block/:blockId/state', async (req) => {
+      const note = await this.note(req.params.token);
+      const block = await this.block(note.id, req.params.blockId);
+      if (block.type !== 'todos') throw forbidden('only the state of a todos block can be changed on a shared note');
+      if (!isObject(req.body)) throw badRequest('the body must be the new state object, e.g. {"checked": ["a1"]}');
+      await blocks.updateState(block.id, note.id, req.body);
+      return { success: true };
+    });
+
+    app.get<{ Params: { token: string; blockId: string }; Querystring: { start?: string; end?: string } }>('/s/:token/block/:blockId/calendar/events', async (req) => {
+      const note = await this.note(req.params.token);
+      const block = await this.block(note.id, req.params.blockId);
+      const q = req.query;
+      return calendars.events(block, typeof q.start === 'string' ? q.start : undefined, typeof q.end === 'string' ? q.end : undefined);
+    });
+
+    app.get<{ Params: { token: string; hash: string } }>('/s/:token/resource/:hash', async (req, reply) => {
+      const note = await this.note(req.params.token);
+      if (!HASH.test(req.params.hash)) throw notFound('Not found');
+      const resource = await this.sharedResource(note.id, req.params.hash.toLowerCase());
+      const file = resource ? storedResourcePath(lib.config, resource) : null;
+      const info = file ? await stat(file).catch(() => null) : null;
+      if (!resource || !file || !info?.isFile()) throw notFound('Not found');
+      return sendFile(reply, file, info.size, resource.content_type, resource.name);
+    });
+  }
+
+  /** A resource with that hash attached to the note or shown by one of its gallery blocks. */
+  private async sharedResource(noteId: number, hash: string) {
+    const db = this.lib.db;
+    const candidates = await db.selectFrom('resources').select(['id', 'name', 'content_type', 'location', 'storage_location']).where('hash', '=', hash).execute();
+    if (candidates.length === 0) return undefined;
+    const ids = candidates.map((c) => c.id);
+    const attached = await db.selectFrom('resource_notes').select('resource_id').where('note_id', '=', noteId).where('resource_id', 'in', ids).execute();
+    const allowed = new Set(attached.map((a) => a.resource_id));
+    if (allowed.size === 0) {
+      const galleries = await db.selectFrom('note_blocks').select('content').where('note_id', '=', noteId).where('type', '=', 'gallery').execute();
+      for (const g of galleries) {
+        const list = (JSON.parse(g.content) as { resourceIds?: unknown }).resourceIds;
+        if (Array.isArray(list)) for (const id of list) if (typeof id === 'number' && ids.includes(id)) allowed.add(id);
+      }
+    }
+    return candidates.find((c) => allowed.has(c.id));
+  }
+}
+
+function sendFile(reply: FastifyReply, file: string, size: number, contentType: string, name: string): FastifyReply {
+  const safeName = name.replace(/[^\w.\- ]+/g, '_').slice(0, 200) || 'file';
+  return reply
+    .header('Content-Security-Policy', FILE_POLICY)
+    .header('Content-Length', String(size))
+    .header('Content-Disposition', `inline; filename="${safeName}"`)
+    .header('Cache-Control', 'private, max-age=300')
+    .type(contentType || 'application/octet-stream')
+    .send(createReadStream(file));
+}
