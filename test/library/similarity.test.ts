@@ -115,3 +115,56 @@ describe('suggested tags', () => {
     expect((await lib.json('GET', '/v1/resource/suggestedTags?id=999999')).status).toBe(404);
   });
 });
+
+describe('similarity administration', () => {
+  async function settle(id: string) {
+    for (let i = 0; i < 200; i++) {
+      const j = await lib.json<{ status: string; progress: number; totalSize: number; phase?: string }>('GET', `/v1/jobs/get?id=${id}`);
+      if (['completed', 'failed', 'cancelled'].includes(j.body.status)) return j.body;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('recompute did not finish');
+  }
+
+  it('rebuilds every stored pair from the stored hashes in a queue job', async () => {
+    const before = await lib.lib.db.selectFrom('resource_similarities').select(['resource_id1', 'resource_id2', 'p_distance']).orderBy('resource_id1').orderBy('resource_id2').execute();
+    expect(before.length).toBeGreaterThan(0);
+    await lib.lib.db.deleteFrom('resource_similarities').execute();
+    const r = await lib.json<{ jobId: string }>('POST', '/v1/admin/similarity/recompute');
+    expect(r.status).toBe(200);
+    const job = await settle(r.body.jobId);
+    expect(job).toMatchObject({ status: 'completed', phase: 'completed' });
+    const after = await lib.lib.db.selectFrom('resource_similarities').select(['resource_id1', 'resource_id2', 'p_distance']).orderBy('resource_id1').orderBy('resource_id2').execute();
+    expect(after).toEqual(before);
+    const queued = await lib.json<{ jobs: { id: string; source: string }[] }>('GET', '/v1/jobs/queue');
+    expect(queued.body.jobs.find((j) => j.id === r.body.jobId)?.source).toBe('recompute-similarities');
+    const history = await lib.json<{ downloads: { jobId: string }[] }>('GET', '/v1/downloads');
+    expect(history.body.downloads.some((d) => d.jobId === r.body.jobId)).toBe(false);
+  });
+
+  it('refuses a second recompute while one is queued or running', async () => {
+    // Hold every worker slot so the recompute stays pending.
+    const slots = lib.lib.config.maxJobConcurrency;
+    const holds: string[] = [];
+    lib.lib.jobs.registerKind('test-hold', { pausable: false, runningStatus: 'processing', run: (_p, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))) });
+    for (let i = 0; i < slots; i++) holds.push(lib.lib.jobs.submit('test-hold', { ownerId: null, payload: null }).id);
+    const first = await lib.json<{ jobId: string }>('POST', '/v1/admin/similarity/recompute');
+    const second = await lib.json<{ error: string; jobId: string }>('POST', '/v1/admin/similarity/recompute');
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ error: 'similarity recompute already in progress', jobId: first.body.jobId });
+    expect((await lib.json('POST', `/v1/jobs/cancel?id=${first.body.jobId}`)).body).toEqual({ status: 'cancelled' });
+    for (const id of holds) lib.lib.jobs.cancel(id);
+  });
+
+  it('resets failed hash rows for the worker to retry', async () => {
+    const broken = await one(pdf('not an image'), 'fake.png', {});
+    await lib.lib.db
+      .insertInto('image_hashes')
+      .values({ resource_id: broken, a_hash: '', d_hash: '', status: 'failed', hash_version: 2 } as never)
+      .onConflict((oc) => oc.column('resource_id').doUpdateSet({ status: 'failed' }))
+      .execute();
+    const r = await lib.json<{ reset: number }>('POST', '/v1/admin/similarity/retry-failed');
+    expect(r.body.reset).toBeGreaterThanOrEqual(1);
+    expect(await lib.lib.db.selectFrom('image_hashes').select('id').where('status', '=', 'failed').execute()).toEqual([]);
+  });
+});

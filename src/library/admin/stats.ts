@@ -55,8 +55,8 @@ export async function serverStats(lib: Library) {
     dbInUse: 0,
     dbFileSizeBytes,
     dbFileSizeFmt: formatBytes(dbFileSizeBytes),
-    hashWorkerEnabled: false,
-    hashWorkerCount: 0,
+    hashWorkerEnabled: !lib.config.hashing.disabled,
+    hashWorkerCount: lib.config.hashing.disabled ? 0 : lib.config.hashing.workerCount,
     downloadQueueLength: lib.jobs.list().filter((j) => j.status === 'pending' || j.status === 'downloading' || j.status === 'processing').length,
   };
 }

@@ -10,6 +10,7 @@ import { Crud } from '../common/crud.js';
 import { VersionService } from '../versions/service.js';
 import { registerVersionRoutes } from '../versions/routes.js';
 import { HashWorker } from '../similarity/hasher.js';
+import { registerSimilarityAdmin } from '../similarity/admin.js';
 import { newLocks, type ResourceContext } from './context.js';
 import { registerFileRoutes } from './files.js';
 import { RESOURCE_SORT, ResourceListInput } from './filters.js';
@@ -54,6 +55,7 @@ export function registerResourceFeature(app: FastifyInstance, routes: LibraryRou
   registerResourceRoutes(routes, ctx, resources, ingest, ops, downloads);
   lib.importDownload = downloadImporter(ctx, ingest);
   registerVersionRoutes(routes, ctx, versions);
+  registerSimilarityAdmin(routes, lib, lib.jobs, hasher);
   registerFileRoutes(app, fs);
   const crud = new Crud(lib, { table: 'resources', entityType: 'resource', label: 'resource', sort: RESOURCE_SORT });
   registerTimeline(routes, { path: '/v1/resources/timeline', tag: 'resources', crud, input: ResourceListInput, filtered: (input) => resources.filtered(input) as never });

@@ -88,7 +88,7 @@ export class HashWorker {
 
   /** One cycle: images without a hash row, then legacy rows, each up to one batch. */
   async cycle(): Promise<number> {
-    if (this.cycleRunning) return 0;
+    if (this.cycleRunning || Number(this.ctx.lib.settings.get('hash_backfill_paused')) === 1) return 0;
     this.cycleRunning = true;
     try {
       const db = this.ctx.lib.db;
@@ -161,13 +161,57 @@ export class HashWorker {
       .execute();
   }
 
-  private async match(resourceId: number, h: ImageHashes): Promise<void> {
+  /**
+   * Rebuilds every stored pair from the stored hashes (the admin recompute job): each hashed
+   * image is matched against those with a smaller id, so every pair is computed once.
+   */
+  async recomputePairs(signal: AbortSignal, progress: (done: number, total: number) => void): Promise<number> {
+    const db = this.ctx.lib.db;
+    const total = Number((await db.selectFrom('image_hashes').select(sql<number>`count(*)`.as('n')).where('status', '=', 'ok').where('hash_version', '=', 2).executeTakeFirstOrThrow()).n);
+    await db.deleteFrom('resource_similarities').execute();
+    let done = 0;
+    let after = 0;
+    for (;;) {
+      if (signal.aborted) throw new Error('Cancelled');
+      const rows = await db
+        .selectFrom('image_hashes')
+        .select(['resource_id', 'a_hash', 'd_hash', 'p_chunk0', 'p_chunk1', 'p_chunk2', 'p_chunk3'])
+        .where('status', '=', 'ok')
+        .where('hash_version', '=', 2)
+        .where('resource_id', '>', after)
+        .orderBy('resource_id')
+        .limit(this.config.batchSize)
+        .execute();
+      if (rows.length === 0) return done;
+      for (const r of rows) {
+        // The 64-bit columns do not survive the drivers' number conversion; the chunks and the
+        // hex forms hold the same bits exactly.
+        const h = {
+          aHash: BigInt(`0x${r.a_hash || '0'}`),
+          dHash: BigInt(`0x${r.d_hash || '0'}`),
+          pHash: fromChunks([r.p_chunk0 ?? 0, r.p_chunk1 ?? 0, r.p_chunk2 ?? 0, r.p_chunk3 ?? 0]),
+          flat: false,
+        };
+        await this.match(r.resource_id, h, true);
+        progress(++done, total);
+      }
+      after = rows[rows.length - 1].resource_id;
+    }
+  }
+
+  /** Failed rows are removed so the next cycle hashes those images again; returns how many. */
+  async resetFailed(): Promise<number> {
+    const r = await this.ctx.lib.db.deleteFrom('image_hashes').where('status', '=', 'failed').executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  private async match(resourceId: number, h: ImageHashes, onlyLowerIds = false): Promise<void> {
     const db = this.ctx.lib.db;
     const chunks = chunksOf(h.pHash);
     const candidates = await db
       .selectFrom('image_hashes')
       .select(['resource_id', 'p_chunk0', 'p_chunk1', 'p_chunk2', 'p_chunk3', 'a_hash', 'd_hash'])
-      .where('resource_id', '<>', resourceId)
+      .where('resource_id', onlyLowerIds ? '<' : '<>', resourceId)
       .where('status', '=', 'ok')
       .where('hash_version', '=', 2)
       .where((eb) => eb.or(chunks.map((c, i) => eb(`p_chunk${i}` as 'p_chunk0', 'in', chunkNeighbours(c)))))
