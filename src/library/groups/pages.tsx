@@ -6,7 +6,8 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
-import { Field, FormPage, ListFilters, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { picked } from '../ui/picked.js';
 import { GroupListInput } from './filters.js';
 import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
@@ -55,17 +56,7 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
       <Field label="Name" name="Name" required value={value('Name', g?.Name)} />
       <TextArea label="Description" name="Description" value={value('Description', g?.Description)} />
       <Field label="URL" name="URL" value={value('URL', g?.URL)} />
-      <label class="field">
-        <span>Category</span>
-        <select name="CategoryId">
-          <option value="0">none</option>
-          {props.categories.map((c) => (
-            <option value={c.id} selected={c.id === categoryId}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <OptionSelect label="Category" name="CategoryId" options={[{ id: 0, name: 'none' }, ...props.categories]} selected={categoryId} />
       <Picker label="Owner (parent group)" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={owner} />
       <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={(g?.Tags ?? []).map((t) => ({ id: t.ID, name: t.Name }))} />
       <Picker label="Related groups" name="Groups" source="/v1/groups" selected={(g?.RelatedGroups ?? []).map((r) => ({ id: r.ID, name: r.Name }))} />
@@ -78,20 +69,9 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
 /** The group list's own filters, beside the common ones. */
 function GroupFilters(props: { req: FastifyRequest; categories: { id: number; name: string }[]; tags: PickerItem[]; owner: PickerItem[] }): SafeHtml {
   const q = queryOf(props.req);
-  const categoryId = Number(firstOf(q.CategoryId));
   return (
     <div class="filters-extra">
-      <label class="field">
-        <span>Category</span>
-        <select name="CategoryId">
-          <option value="">any</option>
-          {props.categories.map((c) => (
-            <option value={c.id} selected={c.id === categoryId}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <OptionSelect label="Category" name="CategoryId" options={props.categories} selected={firstOf(q.CategoryId)} empty="any" />
       <Picker label="Tags (all of them)" name="Tags" source="/v1/tags/suggest" selected={props.tags} />
       <Picker label="Owner" name="OwnerId" source="/v1/groups" multiple={false} selected={props.owner} />
       <Field label="URL" name="URL" value={firstOf(q.URL)} />
@@ -110,8 +90,8 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       const [{ rows, page, perPage }, cats, tagRows, ownerRows] = await Promise.all([
         groups.list(input),
         categories(),
-        input.Tags?.length ? lib.db.selectFrom('tags').select(['id', 'name']).where('id', 'in', input.Tags).execute() : [],
-        input.OwnerId ? lib.db.selectFrom('groups').select(['id', 'name']).where('id', '=', input.OwnerId).execute() : [],
+        picked(lib.db, 'tags', input.Tags ?? []),
+        picked(lib.db, 'groups', [input.OwnerId]),
       ]);
       const extra = <GroupFilters req={req} categories={cats} tags={tagRows} owner={ownerRows} />;
       return {

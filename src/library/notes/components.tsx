@@ -2,7 +2,7 @@
 // the sharing panel of the note page.
 import type { FastifyRequest } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
-import { Field, FormPage, PostButton, TextArea, firstOf, listOf, queryOf } from '../ui/components.js';
+import { Field, FormPage, OptionSelect, Picker, PostButton, SortSelect, TextArea, firstOf, listOf, queryOf, type PickerItem } from '../ui/components.js';
 import type { ShareService } from '../sharing/service.js';
 import { templateHtml } from '../sharing/templates.js';
 import { formDate } from './dates.js';
@@ -13,30 +13,25 @@ type Listed = Awaited<ReturnType<NoteService['present']>>[number];
 
 const SORTS = ['name', 'created_at', 'updated_at', 'start_date', 'end_date'];
 
-export function NoteFilters(props: { req: FastifyRequest; types: { id: number; name: string }[] }): SafeHtml {
+export interface FilterPicks {
+  tags: PickerItem[];
+  groups: PickerItem[];
+  owner: PickerItem[];
+}
+
+export function NoteFilters(props: { req: FastifyRequest; types: { id: number; name: string }[]; picks: FilterPicks }): SafeHtml {
   const q = queryOf(props.req);
   const v = (k: string) => firstOf(q[k]);
-  const sorts = listOf(q.SortBy);
   const shared = v('Shared');
   return (
     <form method="get" action="/notes" class="filters">
       <h2>Filters</h2>
       <Field label="Name" name="Name" value={v('Name')} />
       <Field label="Text" name="Description" value={v('Description')} />
-      <label class="field">
-        <span>Note type</span>
-        <select name="NoteTypeId">
-          <option value="">any</option>
-          {props.types.map((t) => (
-            <option value={t.id} selected={String(t.id) === v('NoteTypeId')}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <Field label="Tags (ids, all of them)" name="Tags" value={listOf(q.Tags).join(',')} />
-      <Field label="Groups (ids)" name="Groups" value={listOf(q.Groups).join(',')} />
-      <Field label="Owner group id" name="OwnerId" type="number" value={v('OwnerId')} />
+      <OptionSelect label="Note type" name="NoteTypeId" options={props.types} selected={v('NoteTypeId')} empty="any" />
+      <Picker label="Tags (all of them)" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
+      <Picker label="Groups (each of them)" name="Groups" source="/v1/groups" selected={props.picks.groups} />
+      <Picker label="Owner" name="OwnerId" source="/v1/groups" multiple={false} selected={props.picks.owner} />
       <Field label="Starts after" name="StartDateAfter" type="date" value={v('StartDateAfter')} />
       <Field label="Starts before" name="StartDateBefore" type="date" value={v('StartDateBefore')} />
       <Field label="Ends after" name="EndDateAfter" type="date" value={v('EndDateAfter')} />
@@ -56,19 +51,7 @@ export function NoteFilters(props: { req: FastifyRequest; types: { id: number; n
         </select>
       </label>
       <Field label="Meta query (key:value)" name="MetaQuery" value={v('MetaQuery')} />
-      <label class="field">
-        <span>Sort by</span>
-        <select name="SortBy">
-          <option value="">Newest first</option>
-          {SORTS.flatMap((col) =>
-            ['asc', 'desc'].map((dir) => (
-              <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
-                {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
-              </option>
-            )),
-          )}
-        </select>
-      </label>
+      <SortSelect req={props.req} columns={SORTS} />
       <button type="submit">Apply</button>
     </form>
   );

@@ -15,6 +15,7 @@ import type { ShareService } from '../sharing/service.js';
 import { styleText, templateHtml } from '../sharing/templates.js';
 import { NoteListInput } from './filters.js';
 import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
+import { picked } from '../ui/picked.js';
 import type { NoteService } from './service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
@@ -27,7 +28,14 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     path: '/notes',
     load: async (req) => {
       const input = readParams(NoteListInput, makeBag(req.query));
-      const [{ rows, page, perPage }, total, types] = await Promise.all([notes.list(input), notes.count(input), noteTypes()]);
+      const [{ rows, page, perPage }, total, types, tags, groups, owner] = await Promise.all([
+        notes.list(input),
+        notes.count(input),
+        noteTypes(),
+        picked(lib.db, 'tags', input.Tags ?? []),
+        picked(lib.db, 'groups', input.Groups ?? []),
+        picked(lib.db, 'groups', [input.OwnerId]),
+      ]);
       // Filtered to one note type, the list shows that type's list header, footer and CSS.
       const oneType = input.NoteTypeId ?? (input.NoteTypeIds?.length === 1 ? input.NoteTypeIds[0] : undefined);
       const typeRow = oneType === undefined ? undefined : await lib.db.selectFrom('note_types').selectAll().where('id', '=', oneType).executeTakeFirst();
@@ -39,7 +47,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
         parsedQuery: input,
         errorMessage: firstOf(queryOf(req).error) || undefined,
         _layout: {
-          sidebar: <NoteFilters req={req} types={types} />,
+          sidebar: <NoteFilters req={req} types={types} picks={{ tags, groups, owner }} />,
           actions: (
             <a class="button" href="/note/new">
               New note

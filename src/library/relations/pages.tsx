@@ -6,7 +6,8 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
-import { Field, FormPage, ListFilters, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { picked } from '../ui/picked.js';
 import { relationTypeRecord, type RelationRecord, type RelationTypeRecord } from './records.js';
 import { RelationListInput, RelationTypeListInput } from './routes.js';
 import type { RelationTypeService } from './types.js';
@@ -14,22 +15,6 @@ import type { RelationService } from './service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 type Option = { id: number; name: string };
-
-function Select(props: { label: string; name: string; options: Option[]; selected: number | null | undefined; empty?: string }): SafeHtml {
-  return (
-    <label class="field">
-      <span>{props.label}</span>
-      <select name={props.name}>
-        {props.empty !== undefined ? <option value="">{props.empty}</option> : null}
-        {props.options.map((o) => (
-          <option value={o.id} selected={o.id === props.selected}>
-            {o.name}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 function CategoryName(props: { c: { ID: number; Name: string } | null }): SafeHtml {
   return props.c ? <a href={`/category?id=${props.c.ID}`}>{props.c.Name}</a> : <span class="empty">no category</span>;
@@ -46,15 +31,15 @@ function TypeForm(props: { req: FastifyRequest; type?: RelationTypeRecord; categ
       <Field label="Name" name="Name" required value={value('Name', t?.Name)} />
       <Field label="Reverse name" name="ReverseName" value={value('ReverseName', t?.BackRelation?.Name)} hint="Creates or links the type going the other way; the same name makes the type its own reverse." />
       <TextArea label="Description" name="Description" value={value('Description', t?.Description)} />
-      <Select label="From category" name="FromCategory" options={props.categories} selected={Number(value('FromCategory', t?.FromCategoryId))} />
-      <Select label="To category" name="ToCategory" options={props.categories} selected={Number(value('ToCategory', t?.ToCategoryId))} />
+      <OptionSelect label="From category" name="FromCategory" options={props.categories} selected={Number(value('FromCategory', t?.FromCategoryId))} />
+      <OptionSelect label="To category" name="ToCategory" options={props.categories} selected={Number(value('ToCategory', t?.ToCategoryId))} />
       <button type="submit">{t ? 'Save' : 'Create relation type'}</button>
     </form>
   );
 }
 
 /** The picked group for a single picker, by the id the form carries. */
-function picked(ends: Option[], id: string): { id: number; name: string }[] {
+function endOf(ends: Option[], id: string): { id: number; name: string }[] {
   return ends.filter((e) => String(e.id) === id);
 }
 
@@ -66,9 +51,9 @@ function RelationForm(props: { req: FastifyRequest; relation?: RelationRecord; t
     <form method="post" action="/v1/relation" class="card form">
       <FormPage req={props.req} />
       {r ? <input type="hidden" name="Id" value={r.Id} /> : null}
-      <Picker label="From group" name="FromGroupId" source="/v1/groups" multiple={false} selected={picked(props.ends, value('FromGroupId', r?.FromGroupId))} />
-      <Select label="Relation type" name="GroupRelationTypeId" options={props.types} selected={Number(value('GroupRelationTypeId', r?.GroupRelationTypeId))} />
-      <Picker label="To group" name="ToGroupId" source="/v1/groups" multiple={false} selected={picked(props.ends, value('ToGroupId', r?.ToGroupId))} />
+      <Picker label="From group" name="FromGroupId" source="/v1/groups" multiple={false} selected={endOf(props.ends, value('FromGroupId', r?.FromGroupId))} />
+      <OptionSelect label="Relation type" name="GroupRelationTypeId" options={props.types} selected={Number(value('GroupRelationTypeId', r?.GroupRelationTypeId))} />
+      <Picker label="To group" name="ToGroupId" source="/v1/groups" multiple={false} selected={endOf(props.ends, value('ToGroupId', r?.ToGroupId))} />
       <Field label="Name" name="Name" value={value('Name', r?.Name)} />
       <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
       <button type="submit">{r ? 'Save' : 'Create relation'}</button>
@@ -92,8 +77,7 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
   /** Names of the groups a relation form starts with (from the relation or the query). */
   const endsOf = async (req: FastifyRequest, r?: RelationRecord) => {
     const q = queryOf(req);
-    const ids = [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-    return ids.length ? lib.db.selectFrom('groups').select(['id', 'name']).where('id', 'in', ids).execute() : [];
+    return picked(lib.db, 'groups', [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number));
   };
 
   registerPage(app, layout, {

@@ -8,7 +8,8 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { badRequest } from '../../core/http/errors.js';
-import { Checkbox, Field, FormPage, Pagination, PostButton, TextArea, Timestamps, firstOf, listOf, queryOf } from '../ui/components.js';
+import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { picked } from '../ui/picked.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
 import type { ResourceRecord } from './records.js';
@@ -36,31 +37,20 @@ function Thumb(props: { r: { ID: number; Name: string }; height?: number }): Saf
   return <img src={`/v1/resource/preview?ID=${props.r.ID}&Height=${hgt}`} alt={props.r.Name} loading="lazy" height={hgt} class="thumb" />;
 }
 
-function ResourceFilters(props: { req: FastifyRequest; action: string; categories: { id: number; name: string }[] }): SafeHtml {
+function ResourceFilters(props: { req: FastifyRequest; action: string; categories: { id: number; name: string }[]; picks: { tags: PickerItem[]; groups: PickerItem[]; owner: PickerItem[] } }): SafeHtml {
   const q = queryOf(props.req);
   const v = (k: string) => firstOf(q[k]);
-  const sorts = listOf(q.SortBy);
   return (
     <form method="get" action={props.action} class="filters">
       <h2>Filters</h2>
       <Field label="Name" name="Name" value={v('Name')} />
       <Field label="Description" name="Description" value={v('Description')} />
       <Field label="Content type" name="ContentType" value={v('ContentType')} placeholder="image/" />
-      <Field label="Owner group id" name="OwnerId" type="number" value={v('OwnerId')} />
+      <Picker label="Owner" name="OwnerId" source="/v1/groups" multiple={false} selected={props.picks.owner} />
       <Checkbox label="Include subgroups" name="IncludeSubgroups" checked={v('IncludeSubgroups') === 'true'} />
-      <Field label="Tag ids (all of them)" name="Tags" value={listOf(q.Tags).join(',')} placeholder="1,2" />
-      <Field label="Group ids" name="Groups" value={listOf(q.Groups).join(',')} />
-      <label class="field">
-        <span>Resource category</span>
-        <select name="ResourceCategoryId">
-          <option value="">any</option>
-          {props.categories.map((c) => (
-            <option value={c.id} selected={String(c.id) === v('ResourceCategoryId')}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Picker label="Tags (all of them)" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
+      <Picker label="Groups (each of them)" name="Groups" source="/v1/groups" selected={props.picks.groups} />
+      <OptionSelect label="Resource category" name="ResourceCategoryId" options={props.categories} selected={v('ResourceCategoryId')} empty="any" />
       <Field label="Original name" name="OriginalName" value={v('OriginalName')} />
       <Field label="Hash (SHA-1)" name="Hash" value={v('Hash')} />
       <Field label="Min width" name="MinWidth" type="number" value={v('MinWidth')} />
@@ -74,19 +64,7 @@ function ResourceFilters(props: { req: FastifyRequest; action: string; categorie
       <Checkbox label="Solid colour (dHash zero)" name="ShowDhashZero" checked={v('ShowDhashZero') === 'true'} />
       <Field label="Created after" name="CreatedAfter" type="date" value={v('CreatedAfter')} />
       <Field label="Created before" name="CreatedBefore" type="date" value={v('CreatedBefore')} />
-      <label class="field">
-        <span>Sort by</span>
-        <select name="SortBy">
-          <option value="">Newest first</option>
-          {['name', 'created_at', 'updated_at', 'file_size', 'width', 'height'].flatMap((col) =>
-            ['asc', 'desc'].map((dir) => (
-              <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
-                {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
-              </option>
-            )),
-          )}
-        </select>
-      </label>
+      <SortSelect req={props.req} columns={['name', 'created_at', 'updated_at', 'file_size', 'width', 'height']} />
       <button type="submit">Apply</button>
     </form>
   );
@@ -152,7 +130,14 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
           parsedQuery: input,
           errorMessage: firstOf(queryOf(req).error) || undefined,
           _layout: {
-            sidebar: <ResourceFilters req={req} action={path} categories={await categories()} />,
+            sidebar: (
+              <ResourceFilters
+                req={req}
+                action={path}
+                categories={await categories()}
+                picks={{ tags: await picked(db, 'tags', input.Tags ?? []), groups: await picked(db, 'groups', input.Groups ?? []), owner: await picked(db, 'groups', [input.OwnerId]) }}
+              />
+            ),
             actions: (
               <span>
                 <a class="button" href={otherView[0] + search}>

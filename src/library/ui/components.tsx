@@ -66,9 +66,46 @@ export function PostButton(props: { action: string; label: string; confirm?: str
   );
 }
 
+/** The list filters' sort choice: each column ascending or descending, newest first by default. */
+export function SortSelect(props: { req: FastifyRequest; columns: string[] }): SafeHtml {
+  const sorts = listOf(queryOf(props.req).SortBy);
+  return (
+    <label class="field">
+      <span>Sort by</span>
+      <select name="SortBy">
+        <option value="">Newest first</option>
+        {props.columns.flatMap((col) =>
+          ['asc', 'desc'].map((dir) => (
+            <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
+              {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
+            </option>
+          )),
+        )}
+      </select>
+    </label>
+  );
+}
+
+/** A select of named rows (categories, types) with an optional empty choice. */
+export function OptionSelect(props: { label: string; name: string; options: { id: number; name: string }[]; selected: string | number | null | undefined; empty?: string }): SafeHtml {
+  const selected = props.selected === null || props.selected === undefined ? '' : String(props.selected);
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      <select name={props.name}>
+        {props.empty !== undefined ? <option value="">{props.empty}</option> : null}
+        {props.options.map((o) => (
+          <option value={o.id} selected={String(o.id) === selected}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function ListFilters(props: { req: FastifyRequest; action: string; extra?: Child; sortOptions: string[] }): SafeHtml {
   const q = queryOf(props.req);
-  const sorts = listOf(q.SortBy);
   return (
     <form method="get" action={props.action} class="filters">
       <h2>Filters</h2>
@@ -77,19 +114,7 @@ export function ListFilters(props: { req: FastifyRequest; action: string; extra?
       {props.extra}
       <Field label="Created after" name="CreatedAfter" type="date" value={firstOf(q.CreatedAfter)} />
       <Field label="Created before" name="CreatedBefore" type="date" value={firstOf(q.CreatedBefore)} />
-      <label class="field">
-        <span>Sort by</span>
-        <select name="SortBy">
-          <option value="">Newest first</option>
-          {props.sortOptions.flatMap((col) =>
-            ['asc', 'desc'].map((dir) => (
-              <option value={`${col} ${dir}`} selected={sorts.includes(`${col} ${dir}`)}>
-                {col.replace(/_/g, ' ')} {dir === 'asc' ? '↑' : '↓'}
-              </option>
-            )),
-          )}
-        </select>
-      </label>
+      <SortSelect req={props.req} columns={props.sortOptions} />
       <button type="submit">Apply</button>
     </form>
   );
