@@ -2,7 +2,7 @@
 // the sharing panel of the note page.
 import type { FastifyRequest } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
-import { Field, FormPage, OptionSelect, Picker, PostButton, SortSelect, TextArea, firstOf, listOf, queryOf, type PickerItem } from '../ui/components.js';
+import { Field, FormPage, OptionSelect, Picker, PostButton, SortSelect, TextArea, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import type { ShareService } from '../sharing/service.js';
 import { templateHtml } from '../sharing/templates.js';
 import { formDate } from './dates.js';
@@ -104,13 +104,18 @@ export function BulkBar(props: { req: FastifyRequest }): SafeHtml {
   );
 }
 
-export function NoteForm(props: { req: FastifyRequest; note?: Detail; types: { id: number; name: string }[]; groups: { id: number; name: string }[] }): SafeHtml {
+export interface NoteFormPicks {
+  tags: PickerItem[];
+  groups: PickerItem[];
+  resources: PickerItem[];
+  owner: PickerItem[];
+}
+
+export function NoteForm(props: { req: FastifyRequest; note?: Detail; types: { id: number; name: string }[]; picks: NoteFormPicks }): SafeHtml {
   const q = queryOf(props.req);
   const n = props.note;
   const value = (k: string, fallback: string | number | null | undefined) => (q[k] !== undefined ? firstOf(q[k]) : String(fallback ?? ''));
-  const ids = (k: string, list: { ID: number }[] | undefined) => (q[k] !== undefined ? listOf(q[k]).join(',') : (list ?? []).map((x) => x.ID).join(','));
   const typeId = value('NoteTypeId', n?.NoteTypeId);
-  const ownerId = value('OwnerId', n?.OwnerId);
   return (
     <form method="post" action="/v1/note" class="card form" data-testid="note-form">
       <FormPage req={props.req} />
@@ -121,36 +126,11 @@ export function NoteForm(props: { req: FastifyRequest; note?: Detail; types: { i
         <Field label="Start" name="StartDate" type="datetime-local" value={value('StartDate', formDate(n?.StartDate ?? null))} />
         <Field label="End" name="EndDate" type="datetime-local" value={value('EndDate', formDate(n?.EndDate ?? null))} />
       </div>
-      <label class="field">
-        <span>Note type</span>
-        <select name="NoteTypeId">
-          <option value="0">none</option>
-          {props.types.map((t) => (
-            <option value={t.id} selected={String(t.id) === typeId}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label class="field">
-        <span>Owner group</span>
-        <select name="OwnerId">
-          <option value="0">none</option>
-          {ownerId && ownerId !== '0' && !props.groups.some((g) => String(g.id) === ownerId) ? (
-            <option value={ownerId} selected>
-              {n?.Owner ? n.Owner.Name : `group ${ownerId}`}
-            </option>
-          ) : null}
-          {props.groups.map((g) => (
-            <option value={g.id} selected={String(g.id) === ownerId}>
-              {g.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <Field label="Related groups (ids, comma-separated)" name="Groups" value={ids('Groups', n?.Groups)} hint={n && n.Groups.length ? n.Groups.map((g) => `${g.ID} ${g.Name}`).join(', ') : undefined} />
-      <Field label="Tags (ids, comma-separated)" name="Tags" value={ids('Tags', n?.Tags)} hint={n && n.Tags.length ? n.Tags.map((t) => `${t.ID} ${t.Name}`).join(', ') : undefined} />
-      <Field label="Resources (ids, comma-separated)" name="Resources" value={ids('Resources', n?.Resources)} hint={n && n.Resources.length ? n.Resources.map((r) => `${r.ID} ${r.Name}`).join(', ') : undefined} />
+      <OptionSelect label="Note type" name="NoteTypeId" options={[{ id: 0, name: 'none' }, ...props.types]} selected={typeId} />
+      <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
+      <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />
+      <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
+      <Picker label="Resources" name="Resources" source="/v1/resources" selected={props.picks.resources} />
       <TextArea label="Meta (JSON object)" name="Meta" code value={value('Meta', n ? JSON.stringify(n.Meta, null, 2) : '{}')} />
       <button type="submit">{n ? 'Save' : 'Create note'}</button>
     </form>

@@ -15,14 +15,20 @@ import type { ShareService } from '../sharing/service.js';
 import { styleText, templateHtml } from '../sharing/templates.js';
 import { NoteListInput } from './filters.js';
 import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
-import { picked } from '../ui/picked.js';
+import { formPicks, picked } from '../ui/picked.js';
 import type { NoteService } from './service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
 export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, notes: NoteService, blocks: BlockService, sharing: ShareService): void {
   const noteTypes = () => lib.db.selectFrom('note_types').select(['id', 'name']).orderBy('name').orderBy('id').execute();
-  const someGroups = () => lib.db.selectFrom('groups').select(['id', 'name']).orderBy('name').limit(500).execute();
+  type Detail = Awaited<ReturnType<NoteService['read']>>;
+  const notePicks = async (req: FastifyRequest, note?: Detail) => ({
+    tags: await formPicks(lib.db, req, 'tags', 'Tags', note?.Tags ?? []),
+    groups: await formPicks(lib.db, req, 'groups', 'Groups', note?.Groups ?? []),
+    resources: await formPicks(lib.db, req, 'resources', 'Resources', note?.Resources ?? []),
+    owner: await formPicks(lib.db, req, 'groups', 'OwnerId', note?.Owner ? [note.Owner] : []),
+  });
 
   registerPage(app, layout, {
     path: '/notes',
@@ -222,9 +228,9 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       pageTitle: 'New note',
       errorMessage: firstOf(queryOf(req).error) || undefined,
       _types: await noteTypes(),
-      _groups: await someGroups(),
+      _picks: await notePicks(req),
     }),
-    view: (ctx, req) => <NoteForm req={req} types={ctx._types} groups={ctx._groups} />,
+    view: (ctx, req) => <NoteForm req={req} types={ctx._types} picks={ctx._picks} />,
   });
 
   registerPage(app, layout, {
@@ -232,8 +238,8 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const note = await notes.read(id);
-      return { pageTitle: `Edit ${note.Name}`, note, errorMessage: firstOf(queryOf(req).error) || undefined, _types: await noteTypes(), _groups: await someGroups() };
+      return { pageTitle: `Edit ${note.Name}`, note, errorMessage: firstOf(queryOf(req).error) || undefined, _types: await noteTypes(), _picks: await notePicks(req, note) };
     },
-    view: (ctx, req) => <NoteForm req={req} note={ctx.note} types={ctx._types} groups={ctx._groups} />,
+    view: (ctx, req) => <NoteForm req={req} note={ctx.note} types={ctx._types} picks={ctx._picks} />,
   });
 }

@@ -9,7 +9,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { badRequest } from '../../core/http/errors.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
-import { picked } from '../ui/picked.js';
+import { formPicks, picked } from '../ui/picked.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
 import type { ResourceRecord } from './records.js';
@@ -114,6 +114,13 @@ function Select(props: { id: number }): SafeHtml {
 export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx: ResourceContext, resources: ResourceService, versions: VersionService): void {
   const db = ctx.lib.db;
   const categories = () => db.selectFrom('resource_categories').select(['id', 'name']).orderBy('name').execute();
+  /** The pickers of the upload and edit forms start with the links (or the refused submission). */
+  const formPicksOf = async (req: FastifyRequest, r?: ResourceRecord): Promise<ResourceFormPicks> => ({
+    owner: await formPicks(db, req, 'groups', 'OwnerId', r?.Owner ? [r.Owner] : []),
+    tags: await formPicks(db, req, 'tags', 'Tags', r?.Tags ?? []),
+    groups: await formPicks(db, req, 'groups', 'Groups', r?.Groups ?? []),
+    notes: await formPicks(db, req, 'notes', 'Notes', r?.Notes ?? []),
+  });
 
   const listPage = (path: string, title: string, view: (rows: ResourceRecord[]) => SafeHtml) =>
     registerPage(app, layout, {
@@ -265,8 +272,14 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
 
   registerPage(app, layout, {
     path: '/resource/new',
-    load: async (req) => ({ pageTitle: 'Upload resources', errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories(), _filesystems: [...ctx.fs.alt.keys()] }),
-    view: (c, req) => <ResourceForm req={req} categories={c._categories} filesystems={c._filesystems} />,
+    load: async (req) => ({
+      pageTitle: 'Upload resources',
+      errorMessage: firstOf(queryOf(req).error) || undefined,
+      _categories: await categories(),
+      _filesystems: [...ctx.fs.alt.keys()],
+      _picks: await formPicksOf(req),
+    }),
+    view: (c, req) => <ResourceForm req={req} categories={c._categories} filesystems={c._filesystems} picks={c._picks} />,
   });
 
   registerPage(app, layout, {
@@ -274,9 +287,16 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
-      return { pageTitle: `Edit ${resource.Name}`, resource, errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories(), _filesystems: [] as string[] };
+      return {
+        pageTitle: `Edit ${resource.Name}`,
+        resource,
+        errorMessage: firstOf(queryOf(req).error) || undefined,
+        _categories: await categories(),
+        _filesystems: [] as string[],
+        _picks: await formPicksOf(req, resource),
+      };
     },
-    view: (c, req) => <ResourceForm req={req} r={c.resource} categories={c._categories} filesystems={c._filesystems} />,
+    view: (c, req) => <ResourceForm req={req} r={c.resource} categories={c._categories} filesystems={c._filesystems} picks={c._picks} />,
   });
 
   registerPage(app, layout, {
@@ -461,7 +481,14 @@ function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name:
   );
 }
 
-function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categories: { id: number; name: string }[]; filesystems: string[] }): SafeHtml {
+interface ResourceFormPicks {
+  owner: PickerItem[];
+  tags: PickerItem[];
+  groups: PickerItem[];
+  notes: PickerItem[];
+}
+
+function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categories: { id: number; name: string }[]; filesystems: string[]; picks: ResourceFormPicks }): SafeHtml {
   const q = queryOf(props.req);
   const r = props.r;
   const value = (k: string, fallback: string | number | null | undefined) => firstOf(q[k]) || String(fallback ?? '');
@@ -490,10 +517,10 @@ function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categori
       )}
       <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
       <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
-      <Field label="Owner (group id)" name="OwnerId" type="number" value={value('OwnerId', r?.OwnerId)} />
-      <Field label="Tag ids" name="Tags" value={value('Tags', r?.Tags?.map((t) => t.ID).join(','))} placeholder="1,2,3" />
-      <Field label="Related group ids" name="Groups" value={value('Groups', r?.Groups?.map((g) => g.ID).join(','))} />
-      <Field label="Note ids" name="Notes" value={value('Notes', r?.Notes?.map((n) => n.ID).join(','))} />
+      <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
+      <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
+      <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />
+      <Picker label="Notes" name="Notes" source="/v1/notes" selected={props.picks.notes} />
       <label class="field">
         <span>Resource category</span>
         <select name="ResourceCategoryId">
