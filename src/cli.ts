@@ -1,13 +1,19 @@
-// `stacks library [flags]` and `stacks clips …`.
+// `stacks library [flags]`, `stacks clips [flags]` and `stacks clips key create …`.
 import { ConfigError, flagHelp } from './core/config/flags.js';
 import { loadDotEnv } from './core/config/dotenv.js';
 import { installGracefulShutdown } from './core/http/server.js';
 import { libraryFlags, parseLibraryArgs } from './library/config.js';
 import { startLibrary } from './library/main.js';
+import { HttpError } from './core/http/errors.js';
+import { clipFlags, parseClipArgs } from './clips/config.js';
+import { keyCommand, KEY_USAGE } from './clips/keys/cli.js';
+import { SHUTDOWN_GRACE_MS, startClips } from './clips/main.js';
 
 const USAGE = `usage:
   stacks library [flags]    run the library service (stacks library -help lists the flags)
-  stacks library openapi    print the OpenAPI description of the library API`;
+  stacks library openapi    print the OpenAPI description of the library API
+  stacks clips [flags]      run the clip service (stacks clips -help lists the flags)
+  ${KEY_USAGE}`;
 
 async function library(argv: string[]): Promise<void> {
   if (argv.includes('-help') || argv.includes('--help') || argv.includes('-h')) {
@@ -30,16 +36,31 @@ async function library(argv: string[]): Promise<void> {
   installGracefulShutdown(() => running.close(), 30_000);
 }
 
+async function clips(argv: string[]): Promise<void> {
+  if (argv[0] === 'key') return keyCommand(argv.slice(1));
+  if (argv.includes('-help') || argv.includes('--help') || argv.includes('-h')) {
+    console.log(`stacks clips [flags]\n${KEY_USAGE}\n\n${flagHelp(clipFlags)}`);
+    return;
+  }
+  const { config, positionals } = parseClipArgs(argv);
+  if (positionals.length > 0) throw new ConfigError(`unexpected argument "${positionals[0]}" (see stacks clips -help)`);
+  const running = await startClips(config);
+  console.log(`Stacks clip service listening on ${running.url}${config.bindAll ? ' (bound to 0.0.0.0)' : ''}, data in ${running.ctx.config.dataDir}`);
+  // In-flight requests get the grace period; the margin covers closing the database.
+  installGracefulShutdown(() => running.close(), SHUTDOWN_GRACE_MS + 2_000);
+}
+
 async function main(): Promise<void> {
   loadDotEnv();
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'library') return library(rest);
+  if (command === 'clips') return clips(rest);
   console.error(USAGE);
   process.exitCode = 2;
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof ConfigError) {
+  if (e instanceof ConfigError || e instanceof HttpError) {
     console.error(`stacks: ${e.message}`);
     process.exit(2);
   }
