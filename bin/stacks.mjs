@@ -3,5 +3,10 @@
 // so the checkout needs no build step and signals reach the service directly.
 import { register } from 'tsx/esm/api';
 
-register();
-await import('../src/cli.ts');
+if (process.argv[2] === 'clips') {
+  // The clip service runs from an in-memory bundle to stay small (see src/clips/bundled.mjs).
+  await import('../src/clips/bundled.mjs');
+} else {
+  register();
+  await import('../src/cli.ts');
+}

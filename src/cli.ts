@@ -2,12 +2,11 @@
 import { ConfigError, flagHelp } from './core/config/flags.js';
 import { loadDotEnv } from './core/config/dotenv.js';
 import { installGracefulShutdown } from './core/http/server.js';
-import { libraryFlags, parseLibraryArgs } from './library/config.js';
-import { startLibrary } from './library/main.js';
 import { HttpError } from './core/http/errors.js';
-import { clipFlags, parseClipArgs } from './clips/config.js';
-import { keyCommand, KEY_USAGE } from './clips/keys/cli.js';
-import { SHUTDOWN_GRACE_MS, startClips } from './clips/main.js';
+
+// Each service is loaded only when its subcommand runs, so neither pays for the other's code
+// (the clip service must stay small: a 100 MiB upload runs within 150 MB of memory).
+const KEY_USAGE = 'stacks clips key create --name NAME [--role viewer|editor|admin] [--scope TAG] [--data-dir DIR]';
 
 const USAGE = `usage:
   stacks library [flags]    run the library service (stacks library -help lists the flags)
@@ -16,6 +15,8 @@ const USAGE = `usage:
   ${KEY_USAGE}`;
 
 async function library(argv: string[]): Promise<void> {
+  const { libraryFlags, parseLibraryArgs } = await import('./library/config.js');
+  const { startLibrary } = await import('./library/main.js');
   if (argv.includes('-help') || argv.includes('--help') || argv.includes('-h')) {
     console.log(`stacks library [flags]\n\n${flagHelp(libraryFlags)}`);
     return;
@@ -37,7 +38,9 @@ async function library(argv: string[]): Promise<void> {
 }
 
 async function clips(argv: string[]): Promise<void> {
-  if (argv[0] === 'key') return keyCommand(argv.slice(1));
+  if (argv[0] === 'key') return (await import('./clips/keys/cli.js')).keyCommand(argv.slice(1));
+  const { clipFlags, parseClipArgs } = await import('./clips/config.js');
+  const { SHUTDOWN_GRACE_MS, startClips } = await import('./clips/main.js');
   if (argv.includes('-help') || argv.includes('--help') || argv.includes('-h')) {
     console.log(`stacks clips [flags]\n${KEY_USAGE}\n\n${flagHelp(clipFlags)}`);
     return;

@@ -104,12 +104,12 @@ export async function startTestClips(args: string[] = [], env: NodeJS.ProcessEnv
       return toReply<T>(res);
     },
     async raw(key, method, path, body, headers = {}) {
-      const res = await fetch(svc.url + API + path, { method, headers: { ...auth(key), ...headers }, body });
+      const res = await fetch(svc.url + API + path, { method, headers: { ...auth(key), ...headers }, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
       return toReply(res);
     },
     async upload<T>(key: string, part: Part, query = '') {
       const { body, contentType } = multipart([part]);
-      const res = await fetch(`${svc.url}${API}/clips${query}`, { method: 'POST', headers: { ...auth(key), 'content-type': contentType }, body });
+      const res = await fetch(`${svc.url}${API}/clips${query}`, { method: 'POST', headers: { ...auth(key), 'content-type': contentType }, body: new Uint8Array(body) });
       return toReply<T>(res);
     },
     async key(name, role, scopedTagId) {

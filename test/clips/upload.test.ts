@@ -93,7 +93,7 @@ describe('upload', () => {
       { name: 'first', filename: 'one.txt', type: 'text/plain', data: 'first part wins' },
       { name: 'file', filename: 'two.txt', type: 'text/plain', data: 'second part ignored' },
     ]);
-    const r = await fetch(`${t.url}${API}/clips`, { method: 'POST', headers: { authorization: `Bearer ${f.KE}`, 'content-type': contentType }, body });
+    const r = await fetch(`${t.url}${API}/clips`, { method: 'POST', headers: { authorization: `Bearer ${f.KE}`, 'content-type': contentType }, body: new Uint8Array(body) });
     const clip = (await r.json()) as ClipJson;
     expect([r.status, clip.filename, clip.size]).toEqual([201, 'one.txt', 15]);
   });

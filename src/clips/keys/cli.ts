@@ -5,7 +5,7 @@ import { clipFlags, keyCreateFlags, toClipConfig } from '../config.js';
 import { openStore } from '../store.js';
 import { KeyService } from './service.js';
 
-export const KEY_USAGE = `stacks clips key create --name NAME [--role viewer|editor|admin] [--scope TAG] [--data-dir DIR]`;
+export const KEY_USAGE = 'stacks clips key create --name NAME [--role viewer|editor|admin] [--scope TAG] [--data-dir DIR]';
 
 export async function keyCommand(argv: string[], out: (line: string) => void = console.log): Promise<void> {
   const [action, ...rest] = argv;

@@ -50,7 +50,7 @@ export class BlobStore {
    * Streams `source` into a temp file while hashing it. More than `limit` bytes stops reading,
    * deletes the temp file and throws BlobTooLargeError. Any failure leaves no temp file.
    */
-  async stage(source: AsyncIterable<Uint8Array>, limit: number): Promise<StagedBlob> {
+  async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<StagedBlob> {
     const tmpPath = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
     const file = await open(tmpPath, 'wx', 0o644);
     const hash = createHash('sha256');
