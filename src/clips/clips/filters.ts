@@ -16,7 +16,7 @@ export async function readClipFilter(req: FastifyRequest, caller: KeyPrincipal, 
   const scope = caller.scope ? scopeTag(caller.scope) : null;
   // An unknown tag matches nothing; so does a tag outside a scoped key's subtree.
   const none = filterTags.length !== tagIds.length || (scope !== null && filterTags.some((t) => !tagInScope(caller.scope, t)));
-  const hidden = await effectiveHidden(tags, hiddenIds, tagIds.length > 0 ? filterTags : scope ? [{ ...scope, color: '', created_at: '' }] : []);
+  const hidden = await effectiveHidden(tags, hiddenIds, tagIds.length > 0 ? filterTags : scope ? [scope] : []);
   const filter: ClipFilter = { now, scope, subtrees: filterTags, none, archived, hidden };
   if (withTypeAndSearch) {
     const type = queryValue(req, 'content_type');

@@ -4,10 +4,12 @@
 // to it. Both steps for one hash run under one lock, so a delete cannot remove a blob that a
 // concurrent upload of the same bytes is about to reference.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, type ReadStream } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyedLock } from './keyed-lock.js';
+import { Reclaimer } from './reclaim.js';
 
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
 export const HEAD_BYTES = 1024 * 1024;
@@ -57,9 +59,11 @@ export class BlobStore {
     const head: Buffer[] = [];
     let headBytes = 0;
     let size = 0;
+    const reclaimer = new Reclaimer();
     try {
       for await (const chunk of source) {
         size += chunk.length;
+        reclaimer.add(chunk.length);
         if (size > limit) throw new BlobTooLargeError(limit);
         hash.update(chunk);
         if (headBytes < HEAD_BYTES) {
@@ -134,8 +138,15 @@ export class BlobStore {
   }
 
   /** A read stream over the whole blob or an inclusive byte range. */
-  read(hash: string, range?: { start: number; end: number }): ReadStream {
-    return createReadStream(this.pathOf(hash), range);
+  read(hash: string, range?: { start: number; end: number }): Readable {
+    const reclaimer = new Reclaimer();
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        reclaimer.add(chunk.length);
+        done(null, chunk);
+      },
+    });
+    return pipeline(createReadStream(this.pathOf(hash), range), counted, () => undefined);
   }
 
   /**

@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import { parseJson } from '../../core/db/dialect.js';
 import type { ClipDatabase } from '../schema/database.js';
 import { ancestorsOf } from './names.js';
-import type { TagRepository, TagRow } from './repository.js';
+import type { TagRepository } from './repository.js';
+import type { TagRef } from './sql.js';
 
 type Db = Kysely<ClipDatabase>;
 const KEY = 'hidden_tags';
@@ -28,7 +29,7 @@ export async function writeHiddenList(db: Db, ids: readonly number[]): Promise<v
  * The effective hidden set H: every hidden tag with its subtree, minus each filter tag's
  * subtree, minus each filter tag's ancestors (an explicit filter outweighs hiding).
  */
-export async function effectiveHidden(tags: TagRepository, hiddenIds: readonly number[], filters: readonly TagRow[]): Promise<number[]> {
+export async function effectiveHidden(tags: TagRepository, hiddenIds: readonly number[], filters: readonly TagRef[]): Promise<number[]> {
   if (hiddenIds.length === 0) return [];
   const hidden = new Set<number>();
   for (const tag of await tags.findMany([...new Set(hiddenIds)])) {
@@ -39,10 +40,4 @@ export async function effectiveHidden(tags: TagRepository, hiddenIds: readonly n
     for (const t of await tags.findByNames(ancestorsOf(filter.name))) hidden.delete(t.id);
   }
   return [...hidden];
-}
-
-export async function hiddenNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('tags').select(['id', 'name']).where('id', 'in', [...ids]).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
 }
