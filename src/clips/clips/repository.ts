@@ -39,11 +39,12 @@ export interface ClipFilter {
 
 const clipId = sql`c.id`;
 
-function conditions(f: ClipFilter): RawBuilder<SqlBool> {
+/** The filter as SQL; `form` picks the subtree test that suits a paged walk or a count. */
+function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
   const all: RawBuilder<unknown>[] = [isLive(sql`c.expires_at`, f.now)];
   if (f.none) all.push(sql`0`);
-  if (f.scope) all.push(carriesSubtree(clipId, f.scope));
-  for (const t of f.subtrees ?? []) all.push(carriesSubtree(clipId, t));
+  if (f.scope) all.push(carriesSubtree(clipId, f.scope, form));
+  for (const t of f.subtrees ?? []) all.push(carriesSubtree(clipId, t, form));
   if (f.exactTag !== undefined) all.push(sql`EXISTS (SELECT 1 FROM clip_tags et WHERE et.clip_id = c.id AND et.tag_id = ${f.exactTag})`);
   if (f.contentType !== undefined) all.push(sql`c.content_type = ${f.contentType.toLowerCase()}`);
   if (f.archived !== undefined) all.push(sql`c.is_archived = ${f.archived ? 1 : 0}`);
@@ -68,13 +69,13 @@ export class ClipRepository {
   }
 
   async count(f: ClipFilter): Promise<number> {
-    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c WHERE ${conditions(f)}`.execute(this.db);
+    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c WHERE ${conditions(f, 'set')}`.execute(this.db);
     return Number(r.rows[0].n);
   }
 
   /** Among the clips `f` matches, how many carry a tag of `hidden`, and which of those tags. */
   async hiddenInfo(f: ClipFilter, hidden: readonly number[]): Promise<{ count: number; tags: string[] }> {
-    const where = conditions(f);
+    const where = conditions(f, 'set');
     const inHidden = sql`IN ${idList(hidden)}`;
     const count = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c WHERE ${where}
       AND EXISTS (SELECT 1 FROM clip_tags hx WHERE hx.clip_id = c.id AND hx.tag_id ${inHidden})`.execute(this.db);

@@ -19,8 +19,13 @@ export function subtreeIds(tag: TagRef): RawBuilder<unknown> {
   return sql`(SELECT id FROM tags WHERE id = ${tag.id} OR (name >= ${low} AND name < ${high}))`;
 }
 
-/** The clip `clipId` (a column reference or value) carries the tag or one of its descendants. */
-export function carriesSubtree(clipId: RawBuilder<unknown>, tag: TagRef): RawBuilder<SqlBool> {
+/**
+ * The clip `clipId` (a column reference or value) carries the tag or one of its descendants.
+ * 'probe' checks each candidate clip (cheapest when walking clips in list order under a LIMIT);
+ * 'set' gathers the subtree's clip ids once from the tag index (cheapest for counting).
+ */
+export function carriesSubtree(clipId: RawBuilder<unknown>, tag: TagRef, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
+  if (form === 'set') return sql<SqlBool>`${clipId} IN (SELECT st.clip_id FROM clip_tags st WHERE st.tag_id IN ${subtreeIds(tag)})`;
   return sql<SqlBool>`EXISTS (SELECT 1 FROM clip_tags st WHERE st.clip_id = ${clipId} AND st.tag_id IN ${subtreeIds(tag)})`;
 }
 
