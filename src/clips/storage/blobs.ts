@@ -13,6 +13,7 @@ import { Reclaimer } from './reclaim.js';
 
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
 export const HEAD_BYTES = 1024 * 1024;
+const WRITE_BATCH_BYTES = 1024 * 1024;
 const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
 export class BlobTooLargeError extends Error {
@@ -60,6 +61,22 @@ export class BlobStore {
     let headBytes = 0;
     let size = 0;
     const reclaimer = new Reclaimer();
+    // Chunks are written in batches, one batch on disk while the next one arrives.
+    let batch: Uint8Array[] = [];
+    let batchBytes = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const flush = async () => {
+      await writing;
+      const buffers = batch;
+      const expected = batchBytes;
+      batch = [];
+      batchBytes = 0;
+      writing = file.writev(buffers).then(({ bytesWritten }) => {
+        if (bytesWritten !== expected) throw new Error(`short write to ${tmpPath}`);
+      });
+      // Marked handled now; the failure still surfaces where `writing` is awaited next.
+      writing.catch(() => undefined);
+    };
     try {
       for await (const chunk of source) {
         size += chunk.length;
@@ -71,11 +88,16 @@ export class BlobStore {
           head.push(Buffer.from(take));
           headBytes += take.length;
         }
-        await file.write(chunk);
+        batch.push(chunk);
+        batchBytes += chunk.length;
+        if (batchBytes >= WRITE_BATCH_BYTES) await flush();
       }
+      if (batchBytes > 0) await flush();
+      await writing;
       await file.sync();
       await file.close();
     } catch (e) {
+      await writing.catch(() => undefined);
       await file.close().catch(() => undefined);
       await unlink(tmpPath).catch(() => undefined);
       throw e;
