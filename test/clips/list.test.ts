@@ -85,9 +85,16 @@ describe('listing', () => {
   it('hides an expired clip from every read before the cleanup job runs', async () => {
     const c = await t.upload(f.KE, { filename: 'soon.txt', data: 'expires soon' });
     await t.req(f.KE, 'PUT', `/clips/${c.body.id}/expiration`, { minutes: 1 });
-    expect(ids(await list())).toContain(c.body.id);
+    await t.req(f.KE, 'PUT', `/clips/${c.body.id}/tags/2`);
+    const before = await list();
+    expect(ids(before)).toContain(c.body.id);
+    const tagTotal = (await list('?tag=2')).body.total;
     t.clock.advance(61_000);
-    expect(ids(await list())).not.toContain(c.body.id);
+    const after = await list();
+    expect(ids(after)).not.toContain(c.body.id);
+    expect(after.body.total).toBe(before.body.total - 1);
+    expect((await list('?tag=2')).body.total).toBe(tagTotal - 1);
+    expect((await list('?archived=false')).body.total).toBe(2);
     expect((await t.req(f.KV, 'GET', `/clips/${c.body.id}`)).status).toBe(404);
     expect((await t.req<Page>(f.KV, 'GET', '/tags')).status).toBe(200);
     await t.svc.cleanup.runOnce();

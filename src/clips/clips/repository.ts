@@ -39,13 +39,19 @@ export interface ClipFilter {
 
 const clipId = sql`c.id`;
 
-/** The filter as SQL; `form` picks the subtree test that suits a paged walk or a count. */
-function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
-  const all: RawBuilder<unknown>[] = [isLive(sql`c.expires_at`, f.now)];
+/** The filter's own conditions, without liveness; `form` picks the subtree test (see carriesSubtree). */
+function filterConditions(f: ClipFilter, form: 'probe' | 'set'): RawBuilder<unknown>[] {
+  const all: RawBuilder<unknown>[] = [];
   if (f.none) all.push(sql`0`);
   if (f.scope) all.push(carriesSubtree(clipId, f.scope, form));
   for (const t of f.subtrees ?? []) all.push(carriesSubtree(clipId, t, form));
-  if (f.exactTag !== undefined) all.push(sql`EXISTS (SELECT 1 FROM clip_tags et WHERE et.clip_id = c.id AND et.tag_id = ${f.exactTag})`);
+  if (f.exactTag !== undefined) {
+    all.push(
+      form === 'set'
+        ? sql`c.id IN (SELECT et.clip_id FROM clip_tags et WHERE et.tag_id = ${f.exactTag})`
+        : sql`EXISTS (SELECT 1 FROM clip_tags et WHERE et.clip_id = c.id AND et.tag_id = ${f.exactTag})`,
+    );
+  }
   if (f.contentType !== undefined) all.push(sql`c.content_type = ${f.contentType.toLowerCase()}`);
   if (f.archived !== undefined) all.push(sql`c.is_archived = ${f.archived ? 1 : 0}`);
   if (f.search) {
@@ -54,9 +60,20 @@ function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<
     all.push(sql`(c.filename LIKE ${pattern} ESCAPE '\\' OR c.text_content LIKE ${pattern} ESCAPE '\\')`);
   }
   if (f.hidden && f.hidden.length > 0) {
-    all.push(sql`NOT EXISTS (SELECT 1 FROM clip_tags ht WHERE ht.clip_id = c.id AND ht.tag_id IN ${idList(f.hidden)})`);
+    all.push(
+      form === 'set'
+        ? sql`c.id NOT IN (SELECT ht.clip_id FROM clip_tags ht WHERE ht.tag_id IN ${idList(f.hidden)})`
+        : sql`NOT EXISTS (SELECT 1 FROM clip_tags ht WHERE ht.clip_id = c.id AND ht.tag_id IN ${idList(f.hidden)})`,
+    );
   }
-  return sql<SqlBool>`${sql.join(all, sql` AND `)}`;
+  return all;
+}
+
+const where = (parts: RawBuilder<unknown>[]) => (parts.length > 0 ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``);
+
+/** The filter over live clips. */
+function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.join([isLive(sql`c.expires_at`, f.now), ...filterConditions(f, form)], sql` AND `)}`;
 }
 
 export class ClipRepository {
@@ -68,8 +85,16 @@ export class ClipRepository {
     return r.rows;
   }
 
+  /**
+   * Matches among all clips minus matches among expired ones: the second part reads only the
+   * (small) expiry index, and the first can be answered from an index alone when the filter
+   * allows (no filter, archived only, content type only) instead of visiting every row.
+   */
   async count(f: ClipFilter): Promise<number> {
-    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c WHERE ${conditions(f, 'set')}`.execute(this.db);
+    const parts = filterConditions(f, 'set');
+    const expired = [sql`c.expires_at IS NOT NULL`, sql`c.expires_at <= ${f.now}`, ...parts];
+    const r = await sql<{ n: number }>`SELECT
+      (SELECT COUNT(*) FROM clips c ${where(parts)}) - (SELECT COUNT(*) FROM clips c ${where(expired)}) AS n`.execute(this.db);
     return Number(r.rows[0].n);
   }
 
