@@ -3,7 +3,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { escapeLike } from '../../core/db/dialect.js';
 import type { ClipDatabase } from '../schema/database.js';
-import { carriesSubtree, idList, isLive, type TagRef } from '../tags/sql.js';
+import { carriesSubtree, idList, isLive, subtreeIds, type TagRef } from '../tags/sql.js';
 
 type Db = Kysely<ClipDatabase>;
 
@@ -69,6 +69,20 @@ function filterConditions(f: ClipFilter, form: 'probe' | 'set'): RawBuilder<unkn
   return all;
 }
 
+/**
+ * When a filter is made of tag conditions only (scope, tag subtrees, one exact tag), its clips
+ * are counted from the tag index alone, without visiting a single clip row. Links always point
+ * at existing clips (foreign keys cascade), so clip ids there are clips.
+ */
+function tagOnlyCount(f: ClipFilter): RawBuilder<unknown> | null {
+  if (f.none || f.contentType !== undefined || f.archived !== undefined || f.search || (f.hidden && f.hidden.length > 0)) return null;
+  const sets = [...(f.scope ? [subtreeIds(f.scope)] : []), ...(f.subtrees ?? []).map(subtreeIds)];
+  if (f.exactTag !== undefined) sets.push(sql`(${f.exactTag})`);
+  if (sets.length === 0) return null;
+  const selects = sets.map((ids) => sql`SELECT DISTINCT clip_id FROM clip_tags WHERE tag_id IN ${ids}`);
+  return sql`(SELECT COUNT(*) FROM (${sql.join(selects, sql` INTERSECT `)}))`;
+}
+
 const where = (parts: RawBuilder<unknown>[]) => (parts.length > 0 ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``);
 
 /** The filter over live clips. */
@@ -94,7 +108,8 @@ export class ClipRepository {
     const parts = filterConditions(f, 'set');
     const expired = [sql`c.expires_at IS NOT NULL`, sql`c.expires_at <= ${f.now}`, ...parts];
     const r = await sql<{ n: number }>`SELECT
-      (SELECT COUNT(*) FROM clips c ${where(parts)}) - (SELECT COUNT(*) FROM clips c ${where(expired)}) AS n`.execute(this.db);
+      ${tagOnlyCount(f) ?? sql`(SELECT COUNT(*) FROM clips c ${where(parts)})`}
+      - (SELECT COUNT(*) FROM clips c ${where(expired)}) AS n`.execute(this.db);
     return Number(r.rows[0].n);
   }
 
