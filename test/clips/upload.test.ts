@@ -169,6 +169,38 @@ describe('limits and atomicity', () => {
     expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([]);
   });
 
+  it('cuts off a chunked body that grows past the cap in later parts, keeping nothing', async () => {
+    const before = await total();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${t.url}${API}/clips`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${f.KE}`, 'content-type': 'multipart/form-data; boundary=b', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', () => undefined);
+      setTimeout(() => reject(new Error('no response')), 20_000).unref();
+      req.write('--b\r\nContent-Disposition: form-data; name="file"; filename="small.txt"\r\n\r\nsmall first part\r\n');
+      req.write('--b\r\nContent-Disposition: form-data; name="extra"; filename="huge.bin"\r\n\r\n');
+      const chunk = Buffer.alloc(1024 * 1024, 'q');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 110 && !req.destroyed) {
+          sent++;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(await total()).toBe(before);
+    for (let i = 0; i < 50 && readdirSync(join(t.dataDir, 'tmp')).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([]);
+  });
+
   it('leaves no temp file and no row when the client goes away mid-upload', async () => {
     const before = await total();
     await new Promise<void>((resolve) => {

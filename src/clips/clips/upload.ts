@@ -73,12 +73,13 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
   };
   req.raw.on('data', onData);
 
+  let staged: StagedBlob | null = null;
   const work = (async (): Promise<ReceivedClip> => {
     const first = await parts.next();
     if (first.done || first.value.type !== 'file') throw badRequest('failed to read multipart data');
     const part = first.value;
     current = part.file;
-    const staged = await blobs.stage(part.file, MAX_CLIP_BYTES);
+    staged = await blobs.stage(part.file, MAX_CLIP_BYTES);
     if ((part.file as { truncated?: boolean }).truncated) {
       await blobs.discard(staged);
       throw tooLarge();
@@ -100,7 +101,9 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
   try {
     return await Promise.race([work, over]);
   } catch (e) {
-    // If the cap fired after staging completed, the staged file must not be left behind.
+    // The cap may fire after staging completed (while later parts drain): drop the staged file
+    // now, and once more should the reading only finish later.
+    if (staged) await blobs.discard(staged);
     work.then((s) => blobs.discard(s.staged), () => undefined);
     if (e instanceof HttpError) throw e;
     if (req.raw.destroyed || req.raw.readableAborted) throw badRequest('upload aborted');
