@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point for `npx stacks …`: loads the TypeScript CLI in-process through tsx's loader,
-// so the checkout needs no build step and signals reach the service directly.
+// Entry point for `npx stacks …`: loads the TypeScript CLI in-process through tsx's loader
+// (the clip service through an in-memory bundle instead), so the checkout needs no build step
+// and signals reach the service directly.
 import { register } from 'tsx/esm/api';
 
 if (process.argv[2] === 'clips') {

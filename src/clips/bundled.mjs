@@ -4,7 +4,7 @@
 // bundle is rebuilt at every start (about 0.1 s) from the checkout, so nothing is built ahead.
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 const builtins = new Set(builtinModules);
 
@@ -31,4 +31,6 @@ const result = await build({
   ],
 });
 
+// The bundler's helper process is not needed once the bundle exists.
+await stop();
 await import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].contents).toString('base64')}`);
