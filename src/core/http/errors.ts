@@ -7,6 +7,8 @@ export class HttpError extends Error {
     message: string,
     /** Extra members merged into the JSON error body, e.g. `errors` or `details`. */
     readonly extra: Record<string, unknown> = {},
+    /** Response headers sent with the error (WWW-Authenticate, Allow). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

@@ -32,6 +32,13 @@ export interface RouteDef<S extends TObject = TObject, C extends string = string
 export interface RouteHooks<C extends string> {
   /** Runs before input parsing: authentication, authorisation, CSRF. */
   authorize?: (req: FastifyRequest, needs: C, def: RouteDef<TObject, C>) => Promise<void>;
+  /**
+   * Run `authorize` in the route's onRequest hook, before the body is even read, so a caller
+   * without the role gets 403 whatever it sent (default: inside the handler, after parsing).
+   */
+  authorizeOnRequest?: boolean;
+  /** Honour `redirect=` on writes (default true; APIs without the 303 convention turn it off). */
+  redirects?: boolean;
 }
 
 const EMPTY = Type.Object({});
@@ -66,13 +73,15 @@ export class RouteRegistry<C extends string> {
     const methods = Array.isArray(d.method) ? d.method : [d.method];
     const paths = Array.isArray(d.path) ? d.path : [d.path];
     for (const url of paths) {
+      const { authorize, authorizeOnRequest, redirects = true } = this.hooks;
       this.app.route({
         method: methods,
         url,
+        onRequest: authorize && authorizeOnRequest ? async (req) => authorize(req, d.needs, d) : undefined,
         handler: async (req, reply) => {
-          if (this.hooks.authorize) await this.hooks.authorize(req, d.needs, d);
+          if (authorize && !authorizeOnRequest) await authorize(req, d.needs, d);
           // A bad redirect= must fail before a write changes anything.
-          if (req.method !== 'GET') redirectTarget(req);
+          if (redirects && req.method !== 'GET') redirectTarget(req);
           const body = req.isMultipart() && !d.streamsFiles ? await multipartFields(req) : req.body;
           const input = readParams(schema, makeBag(req.query, req.params, body));
           const result = await d.handler({ req, reply, input });

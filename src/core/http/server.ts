@@ -15,6 +15,16 @@ export interface HttpServerOptions {
   logger?: boolean;
   /** Called for errors; may render a page instead of JSON. Return true when it replied. */
   onError?: (err: HttpError, req: FastifyRequest, reply: FastifyReply) => boolean | Promise<boolean>;
+  /**
+   * 'json' parses every non-multipart body as JSON whatever its Content-Type (no form bodies;
+   * an empty body stays undefined; bad JSON is 400 "invalid JSON body"). Default: JSON and forms.
+   */
+  bodies?: 'json-and-forms' | 'json';
+  /**
+   * What close() does with open connections: true (default) destroys them at once; 'idle'
+   * closes only idle ones so in-flight requests can finish (the caller bounds the wait).
+   */
+  forceCloseConnections?: boolean | 'idle';
 }
 
 export function errorBody(err: HttpError): Record<string, unknown> {
@@ -42,21 +52,35 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     bodyLimit: options.bodyLimit ?? 64 * 1024 * 1024,
     // Query strings keep repeated keys as arrays (Tags=1&Tags=2).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
-    forceCloseConnections: true,
+    forceCloseConnections: options.forceCloseConnections ?? true,
   });
 
-  // A JSON request with an empty body is treated as {} so `?id=` style writes work with any client.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch (e) {
-      done(new HttpError(400, `invalid JSON body: ${(e as Error).message}`), undefined);
-    }
-  });
-  await app.register(formbody);
+  if (options.bodies === 'json') {
+    // Every body is JSON, whatever the client declared; multipart keeps its own parser.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new HttpError(400, 'invalid JSON body'), undefined);
+      }
+    });
+  } else {
+    // A JSON request with an empty body is treated as {} so `?id=` style writes work with any client.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, {});
+      try {
+        done(null, JSON.parse(text));
+      } catch (e) {
+        done(new HttpError(400, `invalid JSON body: ${(e as Error).message}`), undefined);
+      }
+    });
+    await app.register(formbody);
+  }
   await app.register(multipart, {
     limits: { fileSize: options.fileSizeLimit || Infinity, fieldSize: 16 * 1024 * 1024, parts: 10_000 },
   });
@@ -71,6 +95,7 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     const httpError = toHttpError(err);
     // Deliberate 5xx answers (503: a feature is not configured) are not failures worth a trace.
     if (httpError.status >= 500 && !(err instanceof HttpError)) console.error(`${req.method} ${req.url} failed:`, err);
+    for (const [name, value] of Object.entries(httpError.headers)) reply.header(name, value);
     if (options.onError && (await options.onError(httpError, req, reply))) return reply;
     return reply.code(httpError.status).type('application/json').send(errorBody(httpError));
   });

@@ -1,0 +1,137 @@
+// Clip service throughput (issue 7): small-clip uploads and list requests per second, and
+// large-upload MB/s against a plain file copy on the same disk. The service runs as its own
+// process, as `stacks clips` runs it; fixtures for the list are loaded straight into SQLite.
+// Run: npx tsx bench/clips.ts [--clips 10000] [--uploads 400] [--concurrency 8] [--large-mib 100]
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { keyCreate, startProcess, streamUpload } from '../test/clips/process.js';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const CLIPS = arg('clips', 10_000);
+const UPLOADS = arg('uploads', 400);
+const CONCURRENCY = arg('concurrency', 8);
+const LARGE = arg('large-mib', 100) * 1024 * 1024;
+
+/** Runs `count` requests with `concurrency` in flight; returns requests per second. */
+async function throughput(count: number, concurrency: number, one: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await one(next++);
+    }),
+  );
+  return +(count / ((performance.now() - start) / 1000)).toFixed(1);
+}
+
+/** Loads `n` clips sharing one blob, tagged across 10 tags, straight into the database. */
+function loadFixtures(dir: string, n: number): void {
+  const bytes = Buffer.from('fixture clip body with some words to search in');
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  mkdirSync(join(dir, 'blobs', 'sha256', hash.slice(0, 2), hash.slice(2, 4)), { recursive: true });
+  writeFileSync(join(dir, 'blobs', 'sha256', hash.slice(0, 2), hash.slice(2, 4), hash), bytes);
+  const db = new Database(join(dir, 'clips.db'));
+  const now = Date.now();
+  db.transaction(() => {
+    const tag = db.prepare("INSERT INTO tags (name, color, created_at) VALUES (?, '#78716C', ?)");
+    for (let t = 0; t < 10; t++) tag.run(t === 0 ? 'bench' : `bench/t${t}`, new Date(now).toISOString());
+    const clip = db.prepare("INSERT INTO clips (filename, content_type, size, content_hash, text_content, created_at) VALUES (?, 'text/plain', ?, ?, ?, ?)");
+    const link = db.prepare('INSERT INTO clip_tags (clip_id, tag_id, added_at) VALUES (?, ?, ?)');
+    for (let i = 0; i < n; i++) {
+      const at = new Date(now - (n - i) * 1000).toISOString();
+      const id = clip.run(`clip-${i}.txt`, bytes.length, hash, `${bytes.toString()} #${i}`, at).lastInsertRowid;
+      link.run(id, 1 + (i % 10), at);
+    }
+  })();
+  db.close();
+}
+
+/** A plain streamed copy of `size` bytes with fsync, on the same disk: the reference speed. */
+async function fileCopyMBps(dir: string, size: number): Promise<number> {
+  const src = join(dir, 'copy-src.bin');
+  const dst = join(dir, 'copy-dst.bin');
+  const chunk = Buffer.alloc(1024 * 1024, 7);
+  const out = createWriteStream(src);
+  for (let left = size; left > 0; left -= chunk.length) if (!out.write(chunk.subarray(0, Math.min(left, chunk.length)))) await new Promise<void>((r) => out.once('drain', () => r()));
+  await new Promise<void>((r) => out.end(() => r()));
+  const start = performance.now();
+  // Same shape as an upload: read in chunks, write, fsync before the file counts as stored.
+  const handle = await open(dst, 'w');
+  for await (const piece of createReadStream(src)) await handle.write(piece as Buffer);
+  await handle.sync();
+  await handle.close();
+  const seconds = (performance.now() - start) / 1000;
+  rmSync(src);
+  rmSync(dst);
+  return +(size / 1e6 / seconds).toFixed(1);
+}
+
+const root = mkdtempSync(join(tmpdir(), 'stacks-clips-bench-'));
+const dataDir = join(root, 'data');
+try {
+  const key = keyCreate(dataDir, ['--name', 'bench', '--role', 'admin']).stdout.trim();
+  const loadStart = performance.now();
+  loadFixtures(dataDir, CLIPS);
+  const loadMs = Math.round(performance.now() - loadStart);
+  const svc = await startProcess(['--port', '0', '--data-dir', dataDir]);
+  try {
+    const auth = { authorization: `Bearer ${key}` };
+    const get = async (path: string) => {
+      const r = await fetch(`${svc.url}/api/v1${path}`, { headers: auth });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status}`);
+    };
+    for (let i = 0; i < 20; i++) await get('/clips'); // warm up
+
+    const uploadRps = await throughput(UPLOADS, CONCURRENCY, async (i) => {
+      const form = new FormData();
+      form.append('file', new Blob([`small clip ${i} ${'x'.repeat(1000)}`], { type: 'text/plain' }), `small-${i}.txt`);
+      const r = await fetch(`${svc.url}/api/v1/clips`, { method: 'POST', headers: auth, body: form });
+      await r.arrayBuffer();
+      if (r.status !== 201) throw new Error(`upload: HTTP ${r.status}`);
+    });
+    const lists = {
+      'list page 1 (50 clips)': await throughput(300, CONCURRENCY, () => get('/clips')),
+      'list page 100': await throughput(300, CONCURRENCY, () => get('/clips?offset=4950')),
+      'list by tag subtree': await throughput(300, CONCURRENCY, () => get('/clips?tag=1')),
+      'list by exact leaf tag': await throughput(300, CONCURRENCY, () => get('/clips?tag=5')),
+      'list with search': await throughput(100, CONCURRENCY, (i) => get(`/clips?search=%23${i * 7}`)),
+      'list hiding a tag': await throughput(300, CONCURRENCY, () => get('/clips?hidden=3')),
+    };
+
+    const copy = await fileCopyMBps(root, LARGE);
+    const start = performance.now();
+    const up = await streamUpload(svc.url, key, LARGE);
+    if (up.status !== 201) throw new Error(`large upload: HTTP ${up.status}`);
+    const uploadMBps = +(LARGE / 1e6 / ((performance.now() - start) / 1000)).toFixed(1);
+
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'clips',
+          clips: CLIPS,
+          load_ms: loadMs,
+          concurrency: CONCURRENCY,
+          small_upload_requests_per_s: uploadRps,
+          list_requests_per_s: lists,
+          large_upload: { bytes: LARGE, upload_MB_per_s: uploadMBps, plain_file_copy_MB_per_s: copy, ratio: +(uploadMBps / copy).toFixed(2) },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await svc.stop();
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,169 @@
+// Clip rows: lookups, the filtered list (one indexed statement plus one for the page's tags),
+// and the hidden-tag counts; no rules here.
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { escapeLike } from '../../core/db/dialect.js';
+import type { ClipDatabase } from '../schema/database.js';
+import { carriesSubtree, idList, isLive, subtreeIds, type TagRef } from '../tags/sql.js';
+
+type Db = Kysely<ClipDatabase>;
+
+export interface ClipRow {
+  id: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  content_hash: string;
+  is_archived: number;
+  expires_at: string | null;
+  created_at: string;
+}
+
+const COLUMNS = sql.raw('c.id, c.filename, c.content_type, c.size, c.content_hash, c.is_archived, c.expires_at, c.created_at');
+
+export interface ClipFilter {
+  now: string;
+  /** A tag-scoped caller's scope: only clips under it. */
+  scope?: TagRef | null;
+  /** Each entry: the clip carries this tag or a descendant (AND across entries). */
+  subtrees?: readonly TagRef[];
+  /** The clip carries exactly this tag. */
+  exactTag?: number;
+  /** Matches nothing (an unknown or out-of-scope tag was asked for). */
+  none?: boolean;
+  contentType?: string;
+  archived?: boolean;
+  search?: string;
+  /** Clips carrying any of these tags are left out. */
+  hidden?: readonly number[];
+}
+
+const clipId = sql`c.id`;
+
+/** The filter's own conditions, without liveness; `form` picks the subtree test (see carriesSubtree). */
+function filterConditions(f: ClipFilter, form: 'probe' | 'set'): RawBuilder<unknown>[] {
+  const all: RawBuilder<unknown>[] = [];
+  if (f.none) all.push(sql`0`);
+  if (f.scope) all.push(carriesSubtree(clipId, f.scope, form));
+  for (const t of f.subtrees ?? []) all.push(carriesSubtree(clipId, t, form));
+  if (f.exactTag !== undefined) {
+    all.push(
+      form === 'set'
+        ? sql`c.id IN (SELECT et.clip_id FROM clip_tags et WHERE et.tag_id = ${f.exactTag})`
+        : sql`EXISTS (SELECT 1 FROM clip_tags et WHERE et.clip_id = c.id AND et.tag_id = ${f.exactTag})`,
+    );
+  }
+  if (f.contentType !== undefined) all.push(sql`c.content_type = ${f.contentType.toLowerCase()}`);
+  if (f.archived !== undefined) all.push(sql`c.is_archived = ${f.archived ? 1 : 0}`);
+  if (f.search) {
+    // LIKE folds ASCII case only, which is the documented search semantics; the term is literal.
+    const pattern = `%${escapeLike(f.search)}%`;
+    all.push(sql`(c.filename LIKE ${pattern} ESCAPE '\\' OR c.text_content LIKE ${pattern} ESCAPE '\\')`);
+  }
+  if (f.hidden && f.hidden.length > 0) {
+    all.push(
+      form === 'set'
+        ? sql`c.id NOT IN (SELECT ht.clip_id FROM clip_tags ht WHERE ht.tag_id IN ${idList(f.hidden)})`
+        : sql`NOT EXISTS (SELECT 1 FROM clip_tags ht WHERE ht.clip_id = c.id AND ht.tag_id IN ${idList(f.hidden)})`,
+    );
+  }
+  return all;
+}
+
+/**
+ * When a filter is made of tag conditions only (scope, tag subtrees, one exact tag), its clips
+ * are counted from the tag index alone, without visiting a single clip row. Links always point
+ * at existing clips (foreign keys cascade), so clip ids there are clips.
+ */
+function tagOnlyCount(f: ClipFilter): RawBuilder<unknown> | null {
+  if (f.none || f.contentType !== undefined || f.archived !== undefined || f.search || (f.hidden && f.hidden.length > 0)) return null;
+  const sets = [...(f.scope ? [subtreeIds(f.scope)] : []), ...(f.subtrees ?? []).map(subtreeIds)];
+  if (f.exactTag !== undefined) sets.push(sql`(${f.exactTag})`);
+  if (sets.length === 0) return null;
+  const selects = sets.map((ids) => sql`SELECT DISTINCT clip_id FROM clip_tags WHERE tag_id IN ${ids}`);
+  return sql`(SELECT COUNT(*) FROM (${sql.join(selects, sql` INTERSECT `)}))`;
+}
+
+const where = (parts: RawBuilder<unknown>[]) => (parts.length > 0 ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``);
+
+/** The filter over live clips. */
+function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.join([isLive(sql`c.expires_at`, f.now), ...filterConditions(f, form)], sql` AND `)}`;
+}
+
+export class ClipRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(f: ClipFilter, page: { limit: number; offset: number }): Promise<ClipRow[]> {
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE ${conditions(f)}
+      ORDER BY c.created_at DESC, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.execute(this.db);
+    return r.rows;
+  }
+
+  /**
+   * Matches among all clips minus matches among expired ones: the second part reads only the
+   * (small) expiry index, and the first can be answered from an index alone when the filter
+   * allows (no filter, archived only, content type only) instead of visiting every row.
+   */
+  async count(f: ClipFilter): Promise<number> {
+    const parts = filterConditions(f, 'set');
+    const expired = [sql`c.expires_at IS NOT NULL`, sql`c.expires_at <= ${f.now}`, ...parts];
+    const r = await sql<{ n: number }>`SELECT
+      ${tagOnlyCount(f) ?? sql`(SELECT COUNT(*) FROM clips c ${where(parts)})`}
+      - (SELECT COUNT(*) FROM clips c ${where(expired)}) AS n`.execute(this.db);
+    return Number(r.rows[0].n);
+  }
+
+  /** Among the clips `f` matches, how many carry a tag of `hidden`, and which of those tags. */
+  async hiddenInfo(f: ClipFilter, hidden: readonly number[]): Promise<{ count: number; tags: string[] }> {
+    const where = conditions(f, 'set');
+    const inHidden = sql`IN ${idList(hidden)}`;
+    const count = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c WHERE ${where}
+      AND EXISTS (SELECT 1 FROM clip_tags hx WHERE hx.clip_id = c.id AND hx.tag_id ${inHidden})`.execute(this.db);
+    const names = await sql<{ name: string }>`SELECT DISTINCT t.name FROM clips c
+      JOIN clip_tags hx ON hx.clip_id = c.id JOIN tags t ON t.id = hx.tag_id
+      WHERE ${where} AND hx.tag_id ${inHidden} ORDER BY t.name`.execute(this.db);
+    return { count: Number(count.rows[0].n), tags: names.rows.map((r) => r.name) };
+  }
+
+  async findLive(id: number, now: string, db: Db = this.db): Promise<ClipRow | undefined> {
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE c.id = ${id} AND ${isLive(sql`c.expires_at`, now)}`.execute(db);
+    return r.rows[0];
+  }
+
+  /** Live clips among `ids`, in id order. */
+  async findLiveMany(ids: readonly number[], now: string, db: Db = this.db): Promise<ClipRow[]> {
+    if (ids.length === 0) return [];
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
+      WHERE c.id IN ${idList(ids)} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id`.execute(db);
+    return r.rows;
+  }
+
+  /** The oldest live clip with this content. */
+  async findLiveByHash(hash: string, now: string, db: Db = this.db): Promise<ClipRow | undefined> {
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
+      WHERE c.content_hash = ${hash} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id LIMIT 1`.execute(db);
+    return r.rows[0];
+  }
+
+  /** How many of `ids` are in the scope (carry its tag or a descendant). */
+  async countInScope(ids: readonly number[], scope: TagRef): Promise<number> {
+    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c
+      WHERE c.id IN ${idList(ids)} AND ${carriesSubtree(clipId, scope)}`.execute(this.db);
+    return Number(r.rows[0].n);
+  }
+
+  /** Any row (live or not) still refers to these bytes. */
+  async referenced(hash: string): Promise<boolean> {
+    const r = await this.db.selectFrom('clips').select('id').where('content_hash', '=', hash).limit(1).executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /** Tags of each clip, sorted by name. */
+  async tagLinks(clipIds: readonly number[]): Promise<{ clip_id: number; id: number; name: string; color: string }[]> {
+    if (clipIds.length === 0) return [];
+    const r = await sql<{ clip_id: number; id: number; name: string; color: string }>`
+      SELECT ct.clip_id, t.id, t.name, t.color FROM clip_tags ct JOIN tags t ON t.id = ct.tag_id
+      WHERE ct.clip_id IN ${idList(clipIds)} ORDER BY t.name`.execute(this.db);
+    return r.rows;
+  }
+}

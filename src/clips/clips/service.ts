@@ -1,0 +1,215 @@
+// Clip rules (companion §3): visibility (scope, expiry), upload with dedup, rename, archive,
+// expiration and delete. Every change is one transaction; blob files are garbage-collected
+// only after the rows that referenced them are gone.
+import { sql } from 'kysely';
+import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
+import { isoStamp, rfc3339 } from '../clock.js';
+import type { ClipContext } from '../context.js';
+import type { KeyPrincipal, Scope } from '../http/principal.js';
+import type { StagedBlob } from '../storage/blobs.js';
+import { HEAD_BYTES } from '../storage/blobs.js';
+import { addTagToClips, emitLinkChanges, type LinkChange } from '../tags/assign.js';
+import { TagRepository, type TagJson } from '../tags/repository.js';
+import { idList, type TagRef } from '../tags/sql.js';
+import { detectContentType, isTextType } from './content-type.js';
+import { validFilename } from './filenames.js';
+import { ClipRepository, type ClipFilter, type ClipRow } from './repository.js';
+
+export const MAX_CLIP_BYTES = 100 * 1024 * 1024;
+export const MAX_EXPIRY_MINUTES = 5_256_000;
+
+export interface ClipJson {
+  id: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  is_archived: boolean;
+  created_at: string;
+  tags: TagJson[];
+}
+
+export const scopeTag = (scope: Scope): TagRef => ({ id: scope.tagId, name: scope.name });
+
+export const notInScope = () => new HttpError(403, 'forbidden: clip not in scoped tag');
+
+/** Expiration minutes: a JSON integer 1 … 5,256,000. */
+export function validMinutes(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw badRequest('minutes must be positive');
+  if (value > MAX_EXPIRY_MINUTES) throw badRequest('minutes too large');
+  return value;
+}
+
+export interface NewClip {
+  /** Stored filename ("" allowed). */
+  filename: string;
+  /** The declared content type, if any. */
+  declaredType?: string | null;
+}
+
+export class ClipService {
+  readonly repo: ClipRepository;
+  readonly tags: TagRepository;
+
+  constructor(private readonly ctx: ClipContext) {
+    this.repo = new ClipRepository(ctx.db);
+    this.tags = new TagRepository(ctx.db);
+  }
+
+  now(): string {
+    return isoStamp(this.ctx.clock.now());
+  }
+
+  readonly referenced = (hash: string) => this.repo.referenced(hash);
+
+  async toJson(rows: readonly ClipRow[]): Promise<ClipJson[]> {
+    const links = await this.repo.tagLinks(rows.map((r) => r.id));
+    const counts = await this.tags.counts([...new Set(links.map((l) => l.id))], this.now());
+    const byClip = new Map<number, TagJson[]>();
+    for (const l of links) {
+      const list = byClip.get(l.clip_id) ?? [];
+      list.push({ id: l.id, name: l.name, color: l.color, count: counts.get(l.id) ?? 0 });
+      byClip.set(l.clip_id, list);
+    }
+    return rows.map((r) => ({
+      id: r.id,
+      filename: r.filename,
+      content_type: r.content_type,
+      size: r.size,
+      is_archived: r.is_archived === 1,
+      created_at: rfc3339(r.created_at),
+      tags: byClip.get(r.id) ?? [],
+    }));
+  }
+
+  async one(row: ClipRow): Promise<ClipJson> {
+    return (await this.toJson([row]))[0];
+  }
+
+  async page(filter: ClipFilter, page: { limit: number; offset: number }) {
+    const [rows, total] = await Promise.all([this.repo.list(filter, page), this.repo.count(filter)]);
+    return { clips: await this.toJson(rows), total, limit: page.limit, offset: page.offset };
+  }
+
+  /**
+   * The clip a caller may act on: for a scoped key the scope is checked first (so unknown ids
+   * answer 403 and reveal nothing), then existence and expiry (404).
+   */
+  async accessible(caller: KeyPrincipal, id: number): Promise<ClipRow> {
+    if (caller.scope && (await this.repo.countInScope([id], scopeTag(caller.scope))) === 0) throw notInScope();
+    const row = await this.repo.findLive(id, this.now());
+    if (!row) throw notFound('clip not found');
+    return row;
+  }
+
+  /** Every id must be in the caller's scope (all-or-nothing); unknown ids count as outside. */
+  async requireAllInScope(caller: KeyPrincipal, ids: readonly number[]): Promise<void> {
+    if (!caller.scope) return;
+    const unique = [...new Set(ids)];
+    if ((await this.repo.countInScope(unique, scopeTag(caller.scope))) !== unique.length) throw notInScope();
+  }
+
+  /**
+   * Turns staged bytes into a clip. With `dedup`, live content already stored returns that clip
+   * (created: false) instead; `tag` (a scoped key's scope) is applied to whichever clip results.
+   * The blob is in place before the row is written, and the dedup check and insert run under
+   * the content's lock, so concurrent uploads of the same bytes make one clip.
+   */
+  async createFromStaged(staged: StagedBlob, clip: NewClip, options: { dedup: boolean; tag?: TagRef | null }): Promise<{ clip: ClipJson; created: boolean }> {
+    const contentType = detectContentType({ declared: clip.declaredType, filename: clip.filename, head: staged.head, size: staged.size });
+    const text = isTextType(contentType) ? staged.head.subarray(0, HEAD_BYTES).toString('utf8') : null;
+    const result = await this.ctx.blobs.commit(
+      staged,
+      () =>
+        this.ctx.db.transaction().execute(async (trx) => {
+          const now = this.now();
+          const existing = options.dedup ? await this.repo.findLiveByHash(staged.hash, now, trx) : undefined;
+          let id: number;
+          if (existing) id = existing.id;
+          else {
+            const row = await trx
+              .insertInto('clips')
+              .values({
+                filename: clip.filename,
+                content_type: contentType,
+                size: staged.size,
+                content_hash: staged.hash,
+                text_content: text,
+                is_archived: 0,
+                expires_at: null,
+                created_at: now,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            id = row.id;
+          }
+          const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [id], options.tag, now) : [];
+          return { id, created: !existing, changes };
+        }),
+      this.referenced,
+    );
+    if (result.created) this.ctx.events.emit('clip:created', { id: result.id });
+    emitLinkChanges(this.ctx.events, result.changes);
+    const row = await this.repo.findLive(result.id, this.now());
+    return { clip: await this.one(row!), created: result.created };
+  }
+
+  async rename(caller: KeyPrincipal, id: number, filename: unknown): Promise<void> {
+    const row = await this.accessible(caller, id);
+    if (filename !== undefined && filename !== null && typeof filename !== 'string') throw badRequest('filename must be a string');
+    if (typeof filename !== 'string' || filename.trim() === '') throw badRequest('filename is required');
+    const name = validFilename(filename);
+    // Renaming to Markdown makes it Markdown; renaming away keeps the type (reference).
+    const markdown = /\.(md|markdown)$/i.test(name);
+    await this.ctx.db
+      .updateTable('clips')
+      .set({ filename: name, ...(markdown ? { content_type: 'text/markdown' } : {}) })
+      .where('id', '=', row.id)
+      .execute();
+    this.ctx.events.emit('clip:renamed', { id: row.id, filename: name });
+  }
+
+  /** Sets is_archived on the live clips among `ids`; emits only for clips that changed. */
+  async setArchived(ids: readonly number[], archived: boolean): Promise<void> {
+    const changed = await this.ctx.db
+      .updateTable('clips')
+      .set({ is_archived: archived ? 1 : 0 })
+      .where(sql<boolean>`id IN ${idList(ids)}`)
+      .where('is_archived', '=', archived ? 0 : 1)
+      .where(sql<boolean>`(expires_at IS NULL OR expires_at > ${this.now()})`)
+      .returning('id')
+      .execute();
+    for (const r of changed) this.ctx.events.emit(archived ? 'clip:archived' : 'clip:unarchived', { id: r.id });
+  }
+
+  /** Sets (minutes) or clears (null) the expiry of the live clips among `ids`. */
+  async setExpiry(ids: readonly number[], minutes: number | null): Promise<void> {
+    const now = this.ctx.clock.now();
+    const expiresAt = minutes === null ? null : isoStamp(new Date(now.getTime() + minutes * 60_000));
+    await this.ctx.db
+      .updateTable('clips')
+      .set({ expires_at: expiresAt })
+      .where(sql<boolean>`id IN ${idList(ids)}`)
+      .where(sql<boolean>`(expires_at IS NULL OR expires_at > ${isoStamp(now)})`)
+      .execute();
+  }
+
+  /** Deletes the listed clips (live or not) with their links and metadata, then their unshared blobs. */
+  async deleteMany(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const gone = await this.ctx.db.deleteFrom('clips').where(sql<boolean>`id IN ${idList(ids)}`).returning(['id', 'content_hash']).execute();
+    await this.ctx.blobs.release(gone.map((g) => g.content_hash), this.referenced);
+    for (const g of gone) this.ctx.events.emit('clip:deleted', g.id);
+    return gone.map((g) => g.id);
+  }
+
+  async delete(caller: KeyPrincipal, id: number): Promise<void> {
+    const row = await this.accessible(caller, id);
+    await this.deleteMany([row.id]);
+  }
+
+  /** Cleanup step: removes every clip whose expiry has passed. */
+  async deleteExpired(): Promise<number> {
+    const expired = await this.ctx.db.selectFrom('clips').select('id').where('expires_at', 'is not', null).where('expires_at', '<=', this.now()).execute();
+    return (await this.deleteMany(expired.map((r) => r.id))).length;
+  }
+}

@@ -1,0 +1,116 @@
+// Reads the clip of POST /clips (companion §3.4): the first multipart part, whatever its field
+// name and whether or not it has a filename, streamed to the blob staging area while hashed.
+// Nothing of it is held whole in memory; over 100 MiB answers 413 and leaves nothing behind.
+import type { FastifyRequest } from 'fastify';
+import { badRequest, HttpError } from '../../core/http/errors.js';
+import type { BlobStore, StagedBlob } from '../storage/blobs.js';
+import { partFilename } from './filenames.js';
+import { MAX_CLIP_BYTES } from './service.js';
+
+/** The whole request may carry 1 MiB of multipart overhead beyond the clip itself. */
+export const MAX_UPLOAD_BODY = MAX_CLIP_BYTES + 1024 * 1024;
+const HEADER_CAPTURE = 16 * 1024;
+
+export const tooLarge = () => new HttpError(413, 'clip exceeds 100 MiB limit', {}, { Connection: 'close' });
+
+export interface ReceivedClip {
+  staged: StagedBlob;
+  /** The part's filename, reduced to its base name ("" when absent). */
+  filename: string;
+  /** The part's own Content-Type header, or null when it sent none. */
+  declaredType: string | null;
+}
+
+/** Content-Type of the first part, read from the raw head of the body (busboy defaults it). */
+export function firstPartContentType(head: Buffer, boundary: string): string | null | undefined {
+  const text = head.toString('latin1');
+  const start = text.indexOf(`--${boundary}`);
+  if (start < 0) return undefined;
+  const headersStart = text.indexOf('\r\n', start);
+  const headersEnd = text.indexOf('\r\n\r\n', headersStart);
+  if (headersStart < 0 || headersEnd < 0) return undefined;
+  for (const line of text.slice(headersStart + 2, headersEnd).split('\r\n')) {
+    const m = /^content-type:\s*(.*)$/i.exec(line);
+    if (m) return m[1].trim();
+  }
+  return null;
+}
+
+export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promise<ReceivedClip> {
+  const contentType = req.headers['content-type'];
+  if (!contentType) throw badRequest('missing Content-Type header');
+  const boundary = /^multipart\/form-data\s*;.*\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  if (!boundary || !req.isMultipart()) throw badRequest('expected multipart/form-data');
+  const declaredLength = Number(req.headers['content-length']);
+  if (Number.isFinite(declaredLength) && declaredLength > MAX_UPLOAD_BODY) throw tooLarge();
+
+  // Every part counts as a file (a plain text field is a text clip); an oversized part is
+  // truncated by busboy and rejected below rather than thrown mid-stream.
+  const options = { isPartAFile: () => true, throwFileSizeLimit: false, limits: { fileSize: MAX_CLIP_BYTES, parts: 1000, files: 1000 } };
+  const parts = req.parts(options as Parameters<typeof req.parts>[0]);
+
+  // Watch the raw body (in the same tick as the pipe above, so no chunk is missed): keep its
+  // first bytes for the part headers, and stop a chunked body that outgrows the cap.
+  let received = 0;
+  const captured: Buffer[] = [];
+  let capturedBytes = 0;
+  let current: NodeJS.ReadableStream & { destroy?: (e?: Error) => void } | null = null;
+  let rejectOver: (e: Error) => void = () => undefined;
+  const over = new Promise<never>((_, reject) => (rejectOver = reject));
+  over.catch(() => undefined);
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (capturedBytes < HEADER_CAPTURE) {
+      captured.push(chunk.subarray(0, HEADER_CAPTURE - capturedBytes));
+      capturedBytes += Math.min(chunk.length, HEADER_CAPTURE - capturedBytes);
+    }
+    if (received > MAX_UPLOAD_BODY) {
+      req.raw.off('data', onData);
+      req.raw.unpipe();
+      current?.destroy?.(tooLarge());
+      rejectOver(tooLarge());
+    }
+  };
+  req.raw.on('data', onData);
+
+  let staged: StagedBlob | null = null;
+  const work = (async (): Promise<ReceivedClip> => {
+    const first = await parts.next();
+    if (first.done || first.value.type !== 'file') throw badRequest('failed to read multipart data');
+    const part = first.value;
+    current = part.file;
+    staged = await blobs.stage(part.file, MAX_CLIP_BYTES);
+    if ((part.file as { truncated?: boolean }).truncated) {
+      await blobs.discard(staged);
+      throw tooLarge();
+    }
+    try {
+      // Later parts are not part of the clip; they are read and dropped so the request completes.
+      for await (const rest of parts) if (rest.type === 'file') rest.file.resume();
+    } catch {
+      // A malformed tail after a complete first part does not spoil the clip.
+    }
+    const declared = firstPartContentType(Buffer.concat(captured), boundary[1] ?? boundary[2]);
+    return {
+      staged,
+      filename: partFilename(part.filename),
+      declaredType: declared === undefined ? part.mimetype : declared,
+    };
+  })();
+
+  try {
+    return await Promise.race([work, over]);
+  } catch (e) {
+    // The cap may fire after staging completed (while later parts drain): drop the staged file
+    // now, and once more should the reading only finish later.
+    if (staged) await blobs.discard(staged);
+    work.then((s) => blobs.discard(s.staged), () => undefined);
+    if (e instanceof HttpError) throw e;
+    if (req.raw.destroyed || req.raw.readableAborted) throw badRequest('upload aborted');
+    const message = (e as Error).message ?? '';
+    if (/multipart|boundary|part terminated|unexpected end/i.test(message)) throw badRequest('failed to read multipart data');
+    throw e;
+  } finally {
+    req.raw.off('data', onData);
+  }
+}

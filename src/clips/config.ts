@@ -1,0 +1,52 @@
+// Flags of `stacks clips` (companion §1.1). Each flag is accepted as -flag and --flag and has an
+// environment variable; the flag wins. Boolean variables are on only with the value 1.
+import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
+
+export const clipFlags = {
+  'data-dir': flag.string('root of all persistent state (database, clip files)', './data/clips', { env: 'CLIP_DATA_DIR' }),
+  port: flag.int('REST API port (0 picks a free port)', 8484, { env: 'CLIP_API_PORT', min: 0 }),
+  network: flag.bool('listen on 0.0.0.0 instead of 127.0.0.1', 'CLIP_API_BIND_ALL'),
+  'cleanup-interval-ms': flag.int('period of the cleanup job (expired clips, revoked keys)', 60_000, { env: 'CLIP_CLEANUP_INTERVAL_MS', min: 1 }),
+  'bootstrap-key': flag.bool('create a first admin key into <data-dir>/bootstrap_admin_key when no key exists', 'CLIP_BOOTSTRAP_KEY'),
+  quiet: flag.bool('do not log each request', 'QUIET'),
+  help: flag.bool('print the flags and exit'),
+};
+
+export const keyCreateFlags = {
+  'data-dir': clipFlags['data-dir'],
+  name: flag.string('label of the key'),
+  role: flag.string('viewer, editor or admin', 'viewer', { choices: ['viewer', 'editor', 'admin'] }),
+  scope: flag.string('tag name (or id) the key is confined to, with its subtags'),
+  help: flag.bool('print the flags and exit'),
+};
+
+export type ClipFlags = FlagValues<typeof clipFlags>;
+
+export interface ClipConfig {
+  dataDir: string;
+  host: string;
+  port: number;
+  bindAll: boolean;
+  cleanupIntervalMs: number;
+  bootstrapKey: boolean;
+  logRequests: boolean;
+}
+
+export function toClipConfig(f: ClipFlags): ClipConfig {
+  if (f.port > 65535) throw new ConfigError(`invalid port ${f.port}: expected 0-65535`);
+  if (f['data-dir'].trim() === '') throw new ConfigError('the data directory is empty');
+  return {
+    dataDir: f['data-dir'],
+    host: f.network ? '0.0.0.0' : '127.0.0.1',
+    port: f.port,
+    bindAll: f.network,
+    cleanupIntervalMs: f['cleanup-interval-ms'],
+    bootstrapKey: f['bootstrap-key'],
+    logRequests: !f.quiet,
+  };
+}
+
+export function parseClipArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  const { values, positionals } = parseFlags(clipFlags, argv, env);
+  return { flags: values, positionals, config: toClipConfig(values) };
+}

@@ -1,0 +1,87 @@
+// API key rows; no rules here.
+import type { ClipDb } from '../schema/database.js';
+
+export interface KeyRow {
+  id: number;
+  name: string;
+  key_prefix: string;
+  role: string;
+  scoped_tag_id: number | null;
+  scoped_tag_name: string | null;
+  is_revoked: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export class KeyRepository {
+  constructor(private readonly db: ClipDb) {}
+
+  private selectInfo() {
+    return this.db
+      .selectFrom('api_keys as k')
+      .leftJoin('tags as t', 't.id', 'k.scoped_tag_id')
+      .select([
+        'k.id',
+        'k.name',
+        'k.key_prefix',
+        'k.role',
+        'k.scoped_tag_id',
+        't.name as scoped_tag_name',
+        'k.is_revoked',
+        'k.created_at',
+        'k.last_used_at',
+        'k.revoked_at',
+      ]);
+  }
+
+  async insert(row: { name: string; key_hash: string; key_prefix: string; role: string; scoped_tag_id: number | null; created_at: string }): Promise<number> {
+    const r = await this.db.insertInto('api_keys').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  find(id: number): Promise<KeyRow | undefined> {
+    return this.selectInfo().where('k.id', '=', id).executeTakeFirst();
+  }
+
+  /** Newest first, active and revoked. */
+  list(): Promise<KeyRow[]> {
+    return this.selectInfo().orderBy('k.created_at', 'desc').orderBy('k.id', 'desc').execute();
+  }
+
+  /** The active key with this hash, with its scope tag's current name. */
+  findActiveByHash(hash: string): Promise<KeyRow | undefined> {
+    return this.selectInfo().where('k.key_hash', '=', hash).where('k.is_revoked', '=', 0).executeTakeFirst();
+  }
+
+  async touch(id: number, at: string): Promise<void> {
+    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Revokes an active key; false when it is unknown or already revoked. */
+  async revoke(id: number, at: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('api_keys')
+      .set({ is_revoked: 1, revoked_at: at })
+      .where('id', '=', id)
+      .where('is_revoked', '=', 0)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Deletes revoked rows whose revocation is at or before `cutoff`. */
+  async purgeRevoked(cutoff: string): Promise<number> {
+    const r = await this.db
+      .deleteFrom('api_keys')
+      .where('is_revoked', '=', 1)
+      .where('revoked_at', 'is not', null)
+      .where('revoked_at', '<=', cutoff)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}

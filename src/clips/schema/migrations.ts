@@ -1,0 +1,7 @@
+// The ordered list of clip-store migrations; names sort in application order.
+import type { Migration } from 'kysely';
+import { initialMigration } from './migrations/001-initial.js';
+
+export const clipMigrations: Record<string, Migration> = {
+  '001-initial': initialMigration,
+};

@@ -1,0 +1,216 @@
+// Content-addressed clip bytes (companion §2.2): blobs/sha256/<h0h1>/<h2h3>/<hash>. Bytes are
+// streamed to tmp/ while hashed and counted, fsynced, then renamed into place; the database
+// row is written only after the blob exists, and a blob is unlinked only when no row refers
+// to it. Both steps for one hash run under one lock, so a delete cannot remove a blob that a
+// concurrent upload of the same bytes is about to reference.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KeyedLock } from './keyed-lock.js';
+import { Reclaimer } from './reclaim.js';
+
+/** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
+export const HEAD_BYTES = 1024 * 1024;
+const WRITE_BATCH_BYTES = 1024 * 1024;
+const ORPHAN_AGE_MS = 60 * 60 * 1000;
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`content exceeds ${limit} bytes`);
+  }
+}
+
+export interface StagedBlob {
+  hash: string;
+  size: number;
+  /** The first HEAD_BYTES bytes (or all of them for smaller content). */
+  head: Buffer;
+  tmpPath: string;
+}
+
+type Referenced = (hash: string) => boolean | Promise<boolean>;
+
+export class BlobStore {
+  readonly blobDir: string;
+  readonly tmpDir: string;
+  private readonly lock = new KeyedLock();
+
+  constructor(dataDir: string) {
+    this.blobDir = join(dataDir, 'blobs', 'sha256');
+    this.tmpDir = join(dataDir, 'tmp');
+    mkdirSync(this.blobDir, { recursive: true, mode: 0o755 });
+    mkdirSync(this.tmpDir, { recursive: true, mode: 0o755 });
+  }
+
+  pathOf(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not a sha256 hash: ${hash}`);
+    return join(this.blobDir, hash.slice(0, 2), hash.slice(2, 4), hash);
+  }
+
+  /**
+   * Streams `source` into a temp file while hashing it. More than `limit` bytes stops reading,
+   * deletes the temp file and throws BlobTooLargeError. Any failure leaves no temp file.
+   */
+  async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<StagedBlob> {
+    const tmpPath = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    const file = await open(tmpPath, 'wx', 0o644);
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let size = 0;
+    const reclaimer = new Reclaimer();
+    // Chunks are written in batches, one batch on disk while the next one arrives.
+    let batch: Uint8Array[] = [];
+    let batchBytes = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const flush = async () => {
+      await writing;
+      const buffers = batch;
+      const expected = batchBytes;
+      batch = [];
+      batchBytes = 0;
+      writing = file.writev(buffers).then(({ bytesWritten }) => {
+        if (bytesWritten !== expected) throw new Error(`short write to ${tmpPath}`);
+      });
+      // Marked handled now; the failure still surfaces where `writing` is awaited next.
+      writing.catch(() => undefined);
+    };
+    try {
+      for await (const chunk of source) {
+        size += chunk.length;
+        reclaimer.add(chunk.length);
+        if (size > limit) throw new BlobTooLargeError(limit);
+        hash.update(chunk);
+        if (headBytes < HEAD_BYTES) {
+          const take = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.length, HEAD_BYTES - headBytes));
+          head.push(Buffer.from(take));
+          headBytes += take.length;
+        }
+        batch.push(chunk);
+        batchBytes += chunk.length;
+        if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+      }
+      if (batchBytes > 0) await flush();
+      await writing;
+      await file.sync();
+      await file.close();
+    } catch (e) {
+      await writing.catch(() => undefined);
+      await file.close().catch(() => undefined);
+      await unlink(tmpPath).catch(() => undefined);
+      throw e;
+    }
+    return { hash: hash.digest('hex'), size, head: Buffer.concat(head), tmpPath };
+  }
+
+  /** Drops a staged blob that will not be committed. */
+  async discard(staged: StagedBlob): Promise<void> {
+    await unlink(staged.tmpPath).catch(() => undefined);
+  }
+
+  /**
+   * Moves the staged bytes into place (unless that content is already stored), then runs
+   * `write` (the row insert) under the hash lock. When `write` fails, or writes no row that
+   * refers to the hash, the blob is collected again.
+   */
+  async commit<T>(staged: StagedBlob, write: () => Promise<T>, referenced: Referenced): Promise<T> {
+    return this.lock.run(staged.hash, async () => {
+      const target = this.pathOf(staged.hash);
+      try {
+        if (existsSync(target)) {
+          await unlink(staged.tmpPath).catch(() => undefined);
+        } else {
+          const dir = join(target, '..');
+          await mkdir(dir, { recursive: true, mode: 0o755 });
+          await rename(staged.tmpPath, target);
+          await syncDir(dir);
+        }
+      } catch (e) {
+        await unlink(staged.tmpPath).catch(() => undefined);
+        throw e;
+      }
+      try {
+        return await write();
+      } finally {
+        await this.collectLocked(staged.hash, referenced);
+      }
+    });
+  }
+
+  /** After rows were removed or repointed: unlinks every listed blob no row refers to any more. */
+  async release(hashes: Iterable<string>, referenced: Referenced): Promise<void> {
+    for (const hash of new Set(hashes)) {
+      await this.lock.run(hash, () => this.collectLocked(hash, referenced));
+    }
+  }
+
+  private async collectLocked(hash: string, referenced: Referenced): Promise<void> {
+    try {
+      if (await referenced(hash)) return;
+      await unlink(this.pathOf(hash));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') console.error(`could not remove blob ${hash}:`, e);
+    }
+  }
+
+  exists(hash: string): boolean {
+    return existsSync(this.pathOf(hash));
+  }
+
+  /** A read stream over the whole blob or an inclusive byte range. */
+  read(hash: string, range?: { start: number; end: number }): Readable {
+    const reclaimer = new Reclaimer();
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        reclaimer.add(chunk.length);
+        done(null, chunk);
+      },
+    });
+    return pipeline(createReadStream(this.pathOf(hash), range), counted, () => undefined);
+  }
+
+  /**
+   * Start-up sweep (§2.2.4): empties tmp/ and removes blobs no row refers to that are older
+   * than an hour (younger ones may belong to a writer that has not committed yet).
+   */
+  sweep(referenced: (hash: string) => boolean, now = Date.now()): { tmp: number; orphans: number } {
+    let tmp = 0;
+    for (const name of readdirSync(this.tmpDir)) {
+      rmSync(join(this.tmpDir, name), { recursive: true, force: true });
+      tmp++;
+    }
+    let orphans = 0;
+    for (const a of readdirSync(this.blobDir)) {
+      for (const b of safeList(join(this.blobDir, a))) {
+        for (const hash of safeList(join(this.blobDir, a, b))) {
+          const path = join(this.blobDir, a, b, hash);
+          if (referenced(hash)) continue;
+          if (now - statSync(path).mtimeMs < ORPHAN_AGE_MS) continue;
+          rmSync(path, { force: true });
+          orphans++;
+        }
+      }
+    }
+    return { tmp, orphans };
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Makes a rename durable: the directory entry itself is flushed. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

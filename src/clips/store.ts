@@ -1,0 +1,46 @@
+// Opens the clip store (companion §1.2 steps 1–3): data directory, SQLite with WAL and
+// migrations, and the start-up sweep of stale temp files and orphan blobs.
+import { existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Kysely } from 'kysely';
+import { connect } from '../core/db/connect.js';
+import { migrateToLatest } from '../core/db/migrate.js';
+import { systemClock, type Clock } from './clock.js';
+import type { ClipConfig } from './config.js';
+import type { ClipContext } from './context.js';
+import { ClipEvents } from './events.js';
+import { clipMigrations } from './schema/migrations.js';
+import type { ClipDatabase } from './schema/database.js';
+import { BlobStore } from './storage/blobs.js';
+
+export interface OpenStore {
+  ctx: ClipContext;
+  close(): Promise<void>;
+}
+
+export async function openStore(config: ClipConfig, clock: Clock = systemClock, log: (msg: string) => void = console.log): Promise<OpenStore> {
+  const dataDir = resolve(config.dataDir);
+  const fresh = !existsSync(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (fresh) chmodSync(dataDir, 0o700);
+  const blobs = new BlobStore(dataDir);
+
+  const handle = connect<ClipDatabase>({ kind: 'sqlite', dsn: join(dataDir, 'clips.db') });
+  try {
+    await migrateToLatest(handle.db as unknown as Kysely<unknown>, clipMigrations);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  const sqlite = handle.sqlite!;
+
+  const isReferenced = sqlite.prepare('SELECT 1 FROM clips WHERE content_hash = ? LIMIT 1').pluck();
+  const swept = blobs.sweep((hash) => isReferenced.get(hash) !== undefined);
+  if (swept.tmp || swept.orphans) log(`start-up sweep: removed ${swept.tmp} temp files and ${swept.orphans} orphan blobs`);
+  for (const hash of sqlite.prepare('SELECT DISTINCT content_hash FROM clips').pluck().iterate() as Iterable<string>) {
+    if (!/^[0-9a-f]{64}$/.test(hash) || !blobs.exists(hash)) console.error(`clip content ${hash} is missing from ${blobs.blobDir}`);
+  }
+
+  const ctx: ClipContext = { db: handle.db, sqlite, clock, events: new ClipEvents(), blobs, config: { ...config, dataDir } };
+  return { ctx, close: () => handle.close() };
+}

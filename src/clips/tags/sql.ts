@@ -1,0 +1,35 @@
+// SQL fragments shared by every feature that asks "which tags / clips lie under tag X".
+// Subtrees are name ranges (see descendantRange), so the unique index on tags.name answers them.
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { descendantRange } from './names.js';
+
+export interface TagRef {
+  id: number;
+  name: string;
+}
+
+/** A parenthesised list of integers for IN, as one bound JSON parameter (no variable limit). */
+export function idList(ids: readonly number[]): RawBuilder<unknown> {
+  return sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+}
+
+/** Ids of the tag and its descendants, as a subquery. */
+export function subtreeIds(tag: TagRef): RawBuilder<unknown> {
+  const [low, high] = descendantRange(tag.name);
+  return sql`(SELECT id FROM tags WHERE id = ${tag.id} OR (name >= ${low} AND name < ${high}))`;
+}
+
+/**
+ * The clip `clipId` (a column reference or value) carries the tag or one of its descendants.
+ * 'probe' checks each candidate clip (cheapest when walking clips in list order under a LIMIT);
+ * 'set' gathers the subtree's clip ids once from the tag index (cheapest for counting).
+ */
+export function carriesSubtree(clipId: RawBuilder<unknown>, tag: TagRef, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
+  if (form === 'set') return sql<SqlBool>`${clipId} IN (SELECT st.clip_id FROM clip_tags st WHERE st.tag_id IN ${subtreeIds(tag)})`;
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM clip_tags st WHERE st.clip_id = ${clipId} AND st.tag_id IN ${subtreeIds(tag)})`;
+}
+
+/** Clip liveness: not expired at `now` (stored ISO text compares as instants). */
+export function isLive(expiresAt: RawBuilder<unknown>, now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${expiresAt} IS NULL OR ${expiresAt} > ${now})`;
+}

@@ -1,0 +1,116 @@
+// `stacks clips` as an operator runs it, as child processes: key creation, configuration from
+// the environment and flags, restart, memory while streaming a 100 MiB upload, and a graceful
+// stop while a client stalls a download (companion §1, §6.6, §15.19). Few processes, each
+// doing a lot, because every start costs about a second.
+import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyCommand } from '../../src/clips/keys/cli.js';
+import { keyCreate, peakRss, startProcess, streamUpload } from './process.js';
+
+const root = mkdtempSync(join(tmpdir(), 'stacks-clips-proc-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const api = async (url: string, path: string, key?: string, init: RequestInit = {}) => {
+  const r = await fetch(`${url}/api/v1${path}`, { ...init, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) } });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('stacks clips', () => {
+  it('makes keys, starts from the environment, survives a restart with flags, streams 100 MiB in under 150 MB and stops gracefully', async () => {
+    const dir = join(root, 'main');
+    // The first admin key, printed once, never stored in plaintext.
+    const made = keyCreate(dir, ['--name', 'KA', '--role', 'admin']);
+    expect(made.status).toBe(0);
+    const key = made.stdout.trim();
+    expect(key).toMatch(/^svc_[0-9a-f]{48}$/);
+    expect(made.stderr).toContain('admin key 1');
+    expect(readFileSync(join(dir, 'clips.db')).includes(Buffer.from(key))).toBe(false);
+
+    // --scope names a tag (made here straight in the database, as an earlier session would have).
+    const db = new Database(join(dir, 'clips.db'));
+    db.prepare("INSERT INTO tags (name, color, created_at) VALUES ('work', '#78716C', 'x'), ('work/client1', '#78716C', 'x')").run();
+    db.close();
+    const lines: string[] = [];
+    await keyCommand(['create', '--data-dir', dir, '--name', 'S', '--role', 'editor', '--scope', 'work/client1'], (l) => lines.push(l));
+    const scoped = lines[0];
+    await expect(keyCommand(['create', '--data-dir', dir, '--role', 'admin'])).rejects.toThrow('--name is required');
+    await expect(keyCommand(['create', '--data-dir', dir, '--name', 'x', '--role', 'owner'])).rejects.toThrow('-role');
+    await expect(keyCommand(['create', '--data-dir', dir, '--name', 'x', '--scope', 'nowhere'])).rejects.toThrow('--scope');
+    await expect(keyCommand(['list'])).rejects.toThrow('unknown key command');
+
+    // Started from the environment only.
+    const port = await freePort();
+    const first = await startProcess([], { CLIP_API_PORT: String(port), CLIP_DATA_DIR: dir });
+    expect(first.url).toBe(`http://127.0.0.1:${port}`);
+    expect((await api(first.url, '/status')).body).toEqual({ running: true, port, bind_all: false, url: `http://127.0.0.1:${port}`, request_count: 0 });
+    expect((await api(first.url, '/tags', scoped)).body).toEqual([{ id: 2, name: 'work/client1', color: '#78716C', count: 0 }]);
+    const form = new FormData();
+    form.append('file', new Blob(['kept across restarts'], { type: 'text/plain' }), 'kept.txt');
+    expect((await api(first.url, '/clips', key, { method: 'POST', body: form })).status).toBe(201);
+    expect(await first.stop('SIGINT')).toBe(0);
+
+    // Restarted with flags on every interface: data kept, no key added, no bootstrap file.
+    const svc = await startProcess(['--port', '0', '--network', '--data-dir', dir]);
+    try {
+      const status = (await api(svc.url, '/status')).body as { bind_all: boolean; url: string; port: number };
+      expect(status).toMatchObject({ bind_all: true, url: `http://127.0.0.1:${status.port}` });
+      expect(((await api(svc.url, '/clips', key)).body as { clips: { filename: string }[] }).clips.map((c) => c.filename)).toEqual(['kept.txt']);
+      expect(((await api(svc.url, '/keys', key)).body as unknown[]).length).toBe(2);
+      expect(existsSync(join(dir, 'bootstrap_admin_key'))).toBe(false);
+      expect(statSync(join(dir, 'blobs', 'sha256')).isDirectory()).toBe(true);
+
+      // Exactly 100 MiB, streamed: accepted, and the process never held it in memory.
+      const up = await streamUpload(svc.url, key, 104_857_600);
+      expect(up.status).toBe(201);
+      const clip = JSON.parse(up.body) as { id: number; size: number };
+      expect(clip.size).toBe(104_857_600);
+      const peak = peakRss(svc.child.pid!);
+      console.log(`peak RSS of the clip service after a 100 MiB upload: ${(peak / 1048576).toFixed(1)} MiB`);
+      expect(peak).toBeLessThan(150 * 1000 * 1000);
+
+      // A download the client never reads keeps a response in flight; SIGTERM still ends the
+      // process (the in-flight response gets the 5-second grace) and new connections are refused.
+      const stalled = await new Promise<IncomingMessage>((resolve) => {
+        const req = get(`${svc.url}/api/v1/clips/${clip.id}/data`, { headers: { authorization: `Bearer ${key}` } }, (res) => {
+          res.pause();
+          resolve(res);
+        });
+        req.on('error', () => undefined);
+      });
+      expect(stalled.statusCode).toBe(200);
+      svc.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      await expect(fetch(`${svc.url}/api/v1/status`)).rejects.toThrow();
+      expect(await svc.exited).toBe(0);
+      stalled.destroy();
+    } finally {
+      svc.child.kill('SIGKILL');
+    }
+  });
+
+  it('exits non-zero naming the port when it cannot listen', async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    try {
+      await expect(startProcess(['--port', String(port), '--data-dir', join(root, 'busy')])).rejects.toThrow(new RegExp(`exited 1: .*${port}`, 's'));
+    } finally {
+      blocker.close();
+    }
+  });
+});
