@@ -1,6 +1,7 @@
 // Flags of `stacks library` (companion §1). Later issues add their flags here.
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
 import { parseAllowList, type AddressPolicy } from '../core/net/addresses.js';
+import { parseDuration } from '../core/config/duration.js';
 
 export const libraryFlags = {
   'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
@@ -20,6 +21,10 @@ export const libraryFlags = {
   'remote-connect-timeout': flag.duration('dial and response-header timeout of server-side fetches', '30s', 'REMOTE_CONNECT_TIMEOUT'),
   'remote-idle-timeout': flag.duration('abort a server-side fetch when no bytes arrive for this long', '60s', 'REMOTE_IDLE_TIMEOUT'),
   'remote-overall-timeout': flag.duration('whole-download limit of server-side fetches', '30m', 'REMOTE_OVERALL_TIMEOUT'),
+  'mrql-query-timeout': flag.duration('per-statement limit of MRQL queries (100ms–5m)', '10s', 'MRQL_QUERY_TIMEOUT'),
+  'mrql-default-limit': flag.int('LIMIT applied to MRQL queries without one (1–100000)', 500, { env: 'MRQL_DEFAULT_LIMIT', min: 1 }),
+  'mrql-page-query-budget': flag.int('distinct inline [mrql] queries one page render may run (0 = no limit)', 200, { env: 'MRQL_PAGE_QUERY_BUDGET', min: 0 }),
+  'skip-fts': flag.bool('do not use full-text indexes; search and TEXT ~ fall back to LIKE matching', 'SKIP_FTS'),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -44,6 +49,14 @@ export interface LibraryConfig {
   fetchPolicy: AddressPolicy;
   /** Timeouts of server-side fetches, in milliseconds. */
   remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
+  /** MRQL boot settings (companion §1.8.2, mrql.md §13). */
+  mrql: { timeoutMs: number; defaultLimit: number; pageQueryBudget: number };
+  /** Full-text indexes are used unless -skip-fts. */
+  fts: boolean;
+  /** Language-model provider for MRQL generation (environment only); null when not configured. */
+  generation: { apiKey: string; model: string; timeoutMs: number } | null;
+  /** Secret of template tokens ([lazy], [details], [reload]); empty = random per start. */
+  templateSigningKey: string;
 }
 
 /** Splits "host:port"; an empty host means every interface. */
@@ -55,7 +68,28 @@ export function parseBindAddress(text: string): { host: string; port: number } {
   return { host: host === '' ? '0.0.0.0' : host, port };
 }
 
-export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
+function mrqlSettings(f: LibraryFlags): LibraryConfig['mrql'] {
+  const timeoutMs = f['mrql-query-timeout'];
+  if (timeoutMs < 100 || timeoutMs > 300_000) throw new ConfigError('invalid -mrql-query-timeout: must be between 100ms and 5m');
+  if (f['mrql-default-limit'] > 100_000) throw new ConfigError('invalid -mrql-default-limit: must be between 1 and 100000');
+  if (f['mrql-page-query-budget'] > 100_000) throw new ConfigError('invalid -mrql-page-query-budget: must be between 0 and 100000');
+  return { timeoutMs, defaultLimit: f['mrql-default-limit'], pageQueryBudget: f['mrql-page-query-budget'] };
+}
+
+function generationSettings(env: NodeJS.ProcessEnv): LibraryConfig['generation'] {
+  let timeoutMs = 20_000;
+  if (env.DEEPSEEK_TIMEOUT) {
+    try {
+      timeoutMs = parseDuration(env.DEEPSEEK_TIMEOUT);
+    } catch (e) {
+      throw new ConfigError(`invalid DEEPSEEK_TIMEOUT "${env.DEEPSEEK_TIMEOUT}": ${(e as Error).message}`);
+    }
+  }
+  const apiKey = (env.DEEPSEEK_API_KEY ?? '').trim();
+  return apiKey ? { apiKey, model: env.DEEPSEEK_MODEL || 'deepseek-v4-pro', timeoutMs } : null;
+}
+
+export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = process.env): LibraryConfig {
   const { host, port } = parseBindAddress(f['bind-address']);
   const memoryDb = f['memory-db'] || f.ephemeral;
   const sharePort = f['share-port'] === '' ? null : Number(f['share-port']);
@@ -97,10 +131,14 @@ export function toLibraryConfig(f: LibraryFlags): LibraryConfig {
       idleTimeoutMs: f['remote-idle-timeout'],
       overallTimeoutMs: f['remote-overall-timeout'],
     },
+    mrql: mrqlSettings(f),
+    fts: !f['skip-fts'],
+    generation: generationSettings(env),
+    templateSigningKey: env.TEMPLATE_SIGNING_KEY ?? '',
   };
 }
 
 export function parseLibraryArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   const { values } = parseFlags(libraryFlags, argv, env);
-  return { flags: values, config: toLibraryConfig(values) };
+  return { flags: values, config: toLibraryConfig(values, env) };
 }

@@ -29,6 +29,8 @@ import { CARRIERS } from './categories/kinds.js';
 import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
+import { MrqlService } from './mrql/service.js';
+import { registerMrqlRoutes } from './mrql/routes.js';
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library): void {
   const pageLayout = layout as Layout;
@@ -64,6 +66,9 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerQueryPages(app, pageLayout, queries);
 
   registerMetaKeyRoutes(routes, lib);
+
+  const mrql = new MrqlService(lib);
+  registerMrqlRoutes(routes, mrql);
 
   registerDashboard(app, pageLayout, tags, groups);
 }
