@@ -145,7 +145,7 @@ describe('§25.9 GROUP BY', () => {
     if (!('mode' in r) || r.mode !== 'bucketed') throw new Error('not bucketed');
     return r;
   };
-  const ids = (items: { ID: unknown }[]) => items.map((x) => `R${x.ID}`);
+  const ids = (items: Record<string, unknown>[]) => items.map((x) => `R${String(x.ID)}`);
 
   it('T252', async () => {
     const r = await rows('type = resource GROUP BY contentType COUNT() ORDER BY contentType');
