@@ -31,6 +31,8 @@ import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
 import { MrqlService } from './mrql/service.js';
 import { registerMrqlRoutes } from './mrql/routes.js';
+import { SearchService } from './search/service.js';
+import { registerSearchRoutes } from './search/routes.js';
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library): void {
   const pageLayout = layout as Layout;
@@ -69,6 +71,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const mrql = new MrqlService(lib);
   registerMrqlRoutes(routes, mrql);
+  registerSearchRoutes(routes, new SearchService(lib));
 
   registerDashboard(app, pageLayout, tags, groups);
 }
