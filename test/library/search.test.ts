@@ -43,7 +43,7 @@ describe('global search with the full-text index', () => {
 
   it('keeps the index in sync with creates, renames and deletes', async () => {
     const g = await t.json<{ ID: number }>('POST', '/v1/group', { Name: 'Lighthouse keepers', Description: 'coastal' });
-    let r = await search(t, 'q=lighthouse&types=group');
+    const r = await search(t, 'q=lighthouse&types=group');
     expect(r.body.results.map((x) => [x.type, x.id, x.url])).toEqual([['group', g.body.ID, `/group?id=${g.body.ID}`]]);
     await t.json('POST', '/v1/group', { ID: g.body.ID, Name: 'Beacon crew', Description: 'coastal' });
     expect((await search(t, 'q=lighthouse&types=group')).body.results).toEqual([]);
