@@ -32,6 +32,7 @@ import { registerCarrierPages } from './categories/pages.js';
 import { MrqlService } from './mrql/service.js';
 import { registerMrqlRoutes } from './mrql/routes.js';
 import { SearchService } from './search/service.js';
+import { installMrqlRenderer } from './templates/index.js';
 import { registerSearchRoutes } from './search/routes.js';
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library): void {
@@ -70,6 +71,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerMetaKeyRoutes(routes, lib);
 
   const mrql = new MrqlService(lib);
+  installMrqlRenderer(mrql);
   registerMrqlRoutes(routes, mrql);
   registerSearchRoutes(routes, new SearchService(lib));
 

@@ -213,3 +213,23 @@ describe('§25.12 validate, complete, explain, export, saved queries', () => {
     expect(r).toMatchObject({ status: 503, body: { error: 'MRQL generation is not configured' } });
   });
 });
+
+describe('§16 render=1', () => {
+  type Rendered = { resources: { ID: number; renderedHTML: string }[] };
+  it('T328: CustomMRQLResult with the carrier CSS once', async () => {
+    const r = await t.json<Rendered>('POST', '/v1/mrql?render=1', { query: 'type = resource AND category = 1 ORDER BY id' });
+    expect(r.body.resources.map((x) => [x.ID, x.renderedHTML])).toEqual([
+      [1, '<style data-mr-custom-css="resource:1">.rc1{}</style><b>sunrise.jpg</b>'],
+      [2, '<b>sunset.png</b>'],
+      [5, '<b>Clip 100%.mp4</b>'],
+    ]);
+  });
+  it('T329: entities without a template get an empty renderedHTML', async () => {
+    const r = await t.json<Rendered>('POST', '/v1/mrql?render=1', { query: 'type = resource AND category = 2' });
+    expect(r.body.resources.map((x) => x.renderedHTML)).toEqual(['', '']);
+  });
+  it('without render=1 there is no renderedHTML', async () => {
+    const r = await t.json<Rendered>('POST', '/v1/mrql', { query: 'type = resource AND id = 1' });
+    expect(r.body.resources[0].renderedHTML).toBeUndefined();
+  });
+});

@@ -214,8 +214,12 @@ export class MrqlEngine {
 
   // ------------------------------------------------------------ execution
 
+  /** Statements run since start (benchmarks read the difference around an HTTP call). */
+  statementsRun = 0;
+
   async run(st: Statement, stats: Stats): Promise<Row[]> {
     stats.statements++;
+    this.statementsRun++;
     let rows: Row[];
     try {
       if (this.kind === 'postgres') {
@@ -627,6 +631,23 @@ export class MrqlEngine {
     });
     void keys;
     return finish(`${entity} bucket items`, `${cte}${branches.join(' UNION ALL ')}`, tx.b);
+  }
+
+  /** The number of rows a flat query matches, ignoring LIMIT/OFFSET ({total} in shortcodes). */
+  async countTotal(text: string, opts: RunOptions, stats: Stats = { statements: 0, rows: 0 }): Promise<number> {
+    const p = await this.prepare(text, opts, stats);
+    if (p.scope.kind === 'nothing') return 0;
+    const env = this.env(this.clock());
+    const types = p.entity === 'unspecified' ? ENTITIES : [p.entity];
+    let total = 0;
+    for (const entity of types) {
+      const tx = this.newTx(entity, env);
+      const { cte, cond } = this.scopeParts(tx, p.scope, entity);
+      const where = [p.q.where ? translateExpr(tx, p.q.where) : null, cond].filter(Boolean);
+      const rows = await this.run(finish(entity, `${cte}SELECT COUNT(*) AS n FROM ${TABLE[entity]} e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, tx.b), stats);
+      total += Number(rows[0]?.n ?? 0);
+    }
+    return total;
   }
 
   // ------------------------------------------------------------ explain
