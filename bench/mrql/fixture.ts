@@ -46,18 +46,19 @@ function parentOf(g: number, groups: number): number | null {
 
 /** Streams every table of the fixture to `sink` in batches. */
 export async function generate(p: Profile, sink: Sink, batch = 1000): Promise<void> {
-  const rows: Record<string, Row[]> = {};
-  const add = async (table: string, row: Row) => {
-    (rows[table] ??= []).push(row);
-    if (rows[table].length >= batch) {
+  // Buffers are flushed together in dependency order, so no row lands before what it references.
+  const ORDER = ['tags', 'groups', 'group_tags', 'resources', 'resource_tags', 'groups_related_resources', 'image_hashes', 'resource_similarities', 'notes', 'note_tags', 'groups_related_notes', 'resource_notes'];
+  const rows: Record<string, Row[]> = Object.fromEntries(ORDER.map((t) => [t, []]));
+  const flush = async () => {
+    for (const table of ORDER) {
       const b = rows[table];
       rows[table] = [];
-      await sink(table, b);
+      if (b.length) await sink(table, b);
     }
   };
-  const flush = async () => {
-    for (const [table, b] of Object.entries(rows)) if (b.length) await sink(table, b);
-    for (const k of Object.keys(rows)) rows[k] = [];
+  const add = async (table: string, row: Row) => {
+    rows[table].push(row);
+    if (rows[table].length >= batch) await flush();
   };
 
   for (let t = 1; t <= p.tags; t++) {

@@ -60,7 +60,8 @@ export interface Stats {
   rows: number;
 }
 
-export type ScopeSpec = { kind: 'none' } | { kind: 'explicit' | 'forced' | 'context'; id: number } | { kind: 'nothing' };
+/** `large`: the subtree holds a large share of all groups, so walking the ORDER BY index and probing membership beats collecting the subtree's rows. */
+export type ScopeSpec = { kind: 'none' } | { kind: 'explicit' | 'forced' | 'context'; id: number; large?: boolean } | { kind: 'nothing' };
 
 export interface Prepared {
   q: Query;
@@ -187,16 +188,20 @@ export class MrqlEngine {
     if (s.num !== undefined) {
       if (!Number.isInteger(s.num)) throw new MrqlError('scope', `SCOPE requires an integer group ID, got ${s.raw}`, s.pos, s.len);
       if (s.num === 0) return { kind: 'none' };
-      const rows = await this.run({ label: 'scope', sql: this.kind === 'sqlite' ? 'SELECT id FROM groups WHERE id = ?' : 'SELECT id FROM groups WHERE id = $1', params: [s.num] }, stats);
-      if (rows.length === 0) throw new MrqlError('scope', `scope group not found: id ${s.num}`, s.pos, s.len, 404);
-      return { kind: 'explicit', id: s.num };
+      const b = new Binds(this.kind);
+      const rows = await this.run(finish('scope', `${SUBTREE_SIZE(b.p(s.num), 'id = ')}`, b), stats);
+      if (Number(rows[0]?.n ?? 0) === 0) throw new MrqlError('scope', `scope group not found: id ${s.num}`, s.pos, s.len, 404);
+      return { kind: 'explicit', id: s.num, large: isLarge(rows[0]) };
     }
+    const b = new Binds(this.kind);
+    const name = s.name!.toLowerCase();
     const rows = await this.run(
-      {
-        label: 'scope',
-        sql: `SELECT id, category_id, owner_id FROM groups WHERE lower(name) = ${this.kind === 'sqlite' ? '?' : '$1'} ORDER BY id`,
-        params: [s.name!.toLowerCase()],
-      },
+      finish(
+        'scope',
+        `WITH RECURSIVE st(id, depth) AS (SELECT id, 0 FROM groups WHERE lower(name) = ${b.t(name)} UNION SELECT g.id, st.depth + 1 FROM groups g JOIN st ON g.owner_id = st.id WHERE st.depth < 50) ` +
+          `SELECT m.id, m.category_id, m.owner_id, (SELECT COUNT(*) FROM st) AS n, (SELECT COUNT(*) FROM groups) AS total FROM groups m WHERE lower(m.name) = ${b.t(name)} ORDER BY m.id`,
+        b,
+      ),
       stats,
     );
     if (rows.length === 0) throw new MrqlError('scope', `scope group not found: "${s.name}"`, s.pos, s.len, 404);
@@ -209,7 +214,7 @@ export class MrqlEngine {
       });
       throw new MrqlError('scope', `ambiguous scope "${s.name}": found ${rows.length} groups:\n${lines.join('\n')}\nUse SCOPE <id> to specify which group.`, s.pos, s.len);
     }
-    return { kind: 'explicit', id: Number(rows[0].id) };
+    return { kind: 'explicit', id: Number(rows[0].id), large: isLarge(rows[0]) };
   }
 
   // ------------------------------------------------------------ execution
@@ -282,7 +287,9 @@ export class MrqlEngine {
     if (scope.kind === 'nothing') return { cte: '', cond: '1 = 0' };
     const cte = `WITH RECURSIVE scope_tree(id, depth) AS (SELECT id, 0 FROM groups WHERE id = ${tx.b.p(scope.id)} UNION SELECT g.id, s.depth + 1 FROM groups g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) `;
     const col = entity === 'group' ? 'e.id' : 'e.owner_id';
-    return { cte, cond: `${col} IN (SELECT id FROM scope_tree)` };
+    // SQLite: unary + keeps the planner off the owner index for large subtrees (§22.2).
+    const probe = scope.large && this.kind === 'sqlite' ? '+' : '';
+    return { cte, cond: `${probe}${col} IN (SELECT id FROM scope_tree)` };
   }
 
   /** ORDER BY terms of a flat (or bucket-item) statement and the joins they need. */
@@ -355,11 +362,14 @@ export class MrqlEngine {
       const tx = this.newTx(entity, env);
       const { cte, cond } = this.scopeParts(tx, p.scope, entity);
       const where = [p.q.where ? translateExpr(tx, p.q.where) : null, cond].filter(Boolean);
-      return finish(
-        TABLE[entity],
-        `${cte}SELECT e.id, COUNT(*) OVER () AS population FROM ${TABLE[entity]} e${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY random() LIMIT ${tx.b.p(w)}`,
-        tx.b,
-      );
+      // The sample and the population in one statement: two narrow passes (the predicate can
+      // be answered from covering indexes) instead of a window that materialises every match.
+      const whereText = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+      const sample = `SELECT e.id FROM ${TABLE[entity]} e${whereText} ORDER BY random() LIMIT ${tx.b.p(w)}`;
+      const tx2 = tx;
+      const where2 = [p.q.where ? translateExpr(tx2, p.q.where) : null, cond].filter(Boolean);
+      const population = `SELECT COUNT(*) AS population FROM ${TABLE[entity]} e${where2.length ? ` WHERE ${where2.join(' AND ')}` : ''}`;
+      return finish(TABLE[entity], `${cte}SELECT s.id, c.population FROM (${sample}) s CROSS JOIN (${population}) c`, tx.b);
     });
   }
 
@@ -534,10 +544,10 @@ export class MrqlEngine {
     const select: string[] = [];
     keys.forEach((k, i) => k.exprs.forEach((x, j) => select.push(`${x} AS k${i}_${j}`)));
     const where = [p.q.where ? translateExpr(tx, p.q.where) : null, cond].filter(Boolean);
-    const n = select.length;
+    // DISTINCT (not GROUP BY): SQLite answers it with a skip-ahead walk of the key's index.
     const inner =
-      `SELECT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
-      `${where.length ? ` WHERE ${where.join(' AND ')}` : ''} GROUP BY ${Array.from({ length: n }, (_, i) => i + 1).join(', ')}`;
+      `SELECT DISTINCT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
+      `${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const sorts = keys.flatMap((k, i) => k.identitySort(k.exprs.map((_, j) => `sub.k${i}_${j}`)));
     return { st: finish('bucket keys', `${cte}SELECT * FROM (${inner}) sub ORDER BY ${sorts.join(', ')} LIMIT ${tx.b.p(MAX_KEYS + 1)}`, tx.b), keys };
   }
@@ -747,6 +757,19 @@ export class MrqlEngine {
     }, strip);
     return createHash('sha256').update(shape).digest('hex');
   }
+}
+
+/** One statement: the subtree size of a group (0 = no such group) and the number of groups. */
+function SUBTREE_SIZE(seed: string, how: string): string {
+  return (
+    `WITH RECURSIVE st(id, depth) AS (SELECT id, 0 FROM groups WHERE ${how}${seed} UNION SELECT g.id, st.depth + 1 FROM groups g JOIN st ON g.owner_id = st.id WHERE st.depth < 50) ` +
+    `SELECT (SELECT COUNT(*) FROM st) AS n, (SELECT COUNT(*) FROM groups) AS total`
+  );
+}
+
+/** A subtree with at least a tenth of all groups counts as large. */
+function isLarge(row: Row | undefined): boolean {
+  return Number(row?.n ?? 0) * 10 >= Number(row?.total ?? 1);
 }
 
 function resolveBucketField(entity: Entity, text: string): boolean {

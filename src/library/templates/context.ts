@@ -44,11 +44,14 @@ export class Lookups {
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly kind: 'sqlite' | 'postgres',
+    /** Counts lookup statements (benchmarks report them with the MRQL statements). */
+    private readonly stats?: { statements: number; rows: number },
   ) {}
 
   private async rows(text: (b: BindsType) => string): Promise<Record<string, unknown>[]> {
     const b = new Binds(this.kind);
     const st = finish('lookup', text(b), b);
+    if (this.stats) this.stats.statements++;
     return (await this.db.executeQuery(CompiledQuery.raw(st.sql, st.params))).rows as Record<string, unknown>[];
   }
 
