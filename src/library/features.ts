@@ -31,6 +31,7 @@ import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
 import { MrqlService } from './mrql/service.js';
 import { registerMrqlRoutes } from './mrql/routes.js';
+import { registerMrqlPages } from './mrql/pages.js';
 import { SearchService } from './search/service.js';
 import { installMrqlRenderer } from './templates/index.js';
 import { registerSearchRoutes } from './search/routes.js';
@@ -73,6 +74,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = new MrqlService(lib);
   installMrqlRenderer(mrql);
   registerMrqlRoutes(routes, mrql);
+  registerMrqlPages(app, pageLayout, mrql);
   registerSearchRoutes(routes, new SearchService(lib));
 
   registerDashboard(app, pageLayout, tags, groups);
