@@ -3,6 +3,8 @@ process.env.TZ = 'UTC';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../helpers/library.js';
 import { loadFixture } from './mrql-fixture.js';
+import { mrqlFilterFromFilterString, mrqlListFilter } from '../../src/library/mrql/filter.js';
+import { HttpError } from '../../src/core/http/errors.js';
 
 let t: TestLibrary;
 beforeAll(async () => {
@@ -82,6 +84,47 @@ describe('§25.11 list filters', () => {
   it('T296: filter-mode validate', async () => {
     const r = await t.json('POST', '/v1/mrql/validate', { query: 'tags = "a" LIMIT 5', filter: true, entityType: 'resource' });
     expect(r.body).toEqual({ valid: false, errors: [{ message: 'LIMIT is not allowed in a filter expression; the list page controls sort and pagination', position: 11, length: 5 }], params: [] });
+  });
+});
+
+describe('§18 list filter functions for the resource and note lists and mass edit', () => {
+  const ids = async (table: 'resources' | 'notes', entity: 'resource' | 'note', text: string) => {
+    const f = mrqlListFilter(t.lib, entity, text, table);
+    let q = t.lib.db.selectFrom(table).select('id').orderBy('id');
+    if (f) q = q.where(f);
+    return (await q.execute()).map((r) => r.id);
+  };
+  it('T284, T285, T291, T292: composed into the list statement', async () => {
+    expect(await ids('resources', 'resource', 'tags = "red"')).toEqual([1, 2]);
+    expect(await ids('notes', 'note', 'shared = true')).toEqual([1]);
+    expect(await ids('resources', 'resource', '  ')).toEqual([1, 2, 3, 4, 5]);
+    const f = mrqlListFilter(t.lib, 'resource', 'tags = "red"', 'resources')!;
+    const both = await t.lib.db.selectFrom('resources').select('id').where(f).where('id', 'in', t.lib.db.selectFrom('resource_tags').select('resource_id').where('tag_id', '=', 2)).execute();
+    expect(both.map((r) => r.id)).toEqual([1]);
+  });
+  it('T286–T290: invalid expressions are 400s with the position in the value', () => {
+    const err = (entity: 'resource' | 'note', text: string) => {
+      try {
+        mrqlListFilter(t.lib, entity, text, 'x');
+      } catch (e) {
+        return e instanceof HttpError ? [e.status, e.message, e.extra] : e;
+      }
+      return null;
+    };
+    expect(err('note', 'notes IS EMPTY')).toEqual([400, 'unknown or invalid field "notes" for entity type note', { position: 0, length: 5 }]);
+    expect(err('resource', 'type = "note"')).toEqual([400, 'the type field is implied by the page and cannot be used in a filter expression', { position: 0, length: 4 }]);
+    expect(err('note', 'SIMILAR TO resource(1)')).toEqual([400, 'SIMILAR TO requires type = "resource" — only resources have perceptual hashes', { position: 0, length: 10 }]);
+  });
+  it('T293–T295: mass-edit Filter strings', async () => {
+    const f = mrqlFilterFromFilterString(t.lib, 'resource', '?Tags=3&mrql=tags%20%3D%20%22red%22&page=2&MRQL=ignored', 'resources')!;
+    expect((await t.lib.db.selectFrom('resources').select('id').where(f).execute()).length).toBe(2);
+    expect(mrqlFilterFromFilterString(t.lib, 'resource', '', 'resources')).toBeNull();
+    try {
+      mrqlFilterFromFilterString(t.lib, 'resource', 'mrql=tags%20%3D', 'resources');
+      throw new Error('expected a 400');
+    } catch (e) {
+      expect([(e as HttpError).status, (e as HttpError).message, (e as HttpError).extra]).toEqual([400, 'expected value (string, number, date, function, or identifier), got ""', { position: 6, length: 0 }]);
+    }
   });
 });
 
