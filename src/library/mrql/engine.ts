@@ -343,12 +343,21 @@ export class MrqlEngine {
   flatStatement(p: Prepared, entity: Entity, env: Env, limit: number, offset: number, label: string, cols?: string): Statement {
     const tx = this.newTx(entity, env);
     const { cte, cond } = this.scopeParts(tx, p.scope, entity);
+    // A top-level SIMILAR TO drives the statement from the pair index (§22.11): the pairs are
+    // streamed and joined to their resources, so LIMIT stops early even when the target has
+    // tens of thousands of pairs. Without ORDER BY the pair order is the result order.
+    const driving = entity === 'resource' ? conjuncts(p.q.where).find((c) => c.k === 'similar') : undefined;
+    let from = `${TABLE[entity]} e`;
+    if (driving && driving.k === 'similar') {
+      from = `(${similarSet(tx, driving.id, driving.within, false)}) sim JOIN resources e ON e.id = sim.other_id`;
+      tx.joinedSimilar = driving;
+    }
     const order = this.orderParts(tx, p, entity, p.q.orderBy);
     const where = [p.q.where ? translateExpr(tx, p.q.where) : null, cond].filter(Boolean);
-    const terms = order.terms.length ? order.terms : ['e.id'];
+    const terms = order.terms.length ? order.terms : driving ? [] : ['e.id'];
     const text =
-      `${cte}SELECT ${cols ?? selectList(entity)} FROM ${TABLE[entity]} e${order.joins.map((j) => ` ${j}`).join('')}` +
-      `${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(limit)}${offset ? ` OFFSET ${tx.b.p(offset)}` : ''}`;
+      `${cte}SELECT ${cols ?? selectList(entity)} FROM ${from}${order.joins.map((j) => ` ${j}`).join('')}` +
+      `${where.length ? ` WHERE ${where.join(' AND ')}` : ''}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''} LIMIT ${tx.b.p(limit)}${offset ? ` OFFSET ${tx.b.p(offset)}` : ''}`;
     return finish(label, text, tx.b);
   }
 

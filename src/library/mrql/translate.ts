@@ -22,6 +22,8 @@ export interface Tx {
   entity: Entity;
   /** When set, this TEXT predicate is satisfied by an inner join to the scored match set. */
   joinedText?: Expr;
+  /** When set, this SIMILAR TO predicate is satisfied by the statement's driving join. */
+  joinedSimilar?: Expr;
 }
 
 const TRUE = '1 = 1';
@@ -444,6 +446,7 @@ export function translateExpr(tx: Tx, e: Expr, alias = 'e'): string {
       return textPred(tx, alias, e.term);
     case 'similar':
       if (tx.entity !== 'resource') return FALSE;
+      if (tx.joinedSimilar === e) return TRUE;
       return `${alias}.id IN (SELECT other_id FROM (${similarSet(tx, e.id, e.within, false)}) sim)`;
     case 'pred':
       return predicate(tx, alias, e);
