@@ -194,15 +194,19 @@ function namedIds(tx: Tx, related: string, op: '=' | '~', v: Value): string {
   return `SELECT ${a}.id FROM ${related} ${a} WHERE ${cond}`;
 }
 
-/** Positive junction test for one value: by id for integer numbers, else by name. */
+/**
+ * Positive junction test for one value: by id for integer numbers, else by name. The correlated
+ * EXISTS probes the junction's primary key per row (§22.4); `LIMIT 1` keeps SQLite from turning
+ * it into a join with a Bloom filter built over the whole junction table before the first row.
+ */
 function junctionMatch(tx: Tx, alias: string, j: Junction, op: '=' | '~', v: Value): string {
   const a = tx.b.alias('j');
   const head = `EXISTS (SELECT 1 FROM ${j.table} ${a} WHERE ${a}.${j.own} = ${alias}.id AND `;
   if (op === '=' && v.k === 'number') {
     if (!Number.isInteger(v.v)) return FALSE;
-    return `${head}${a}.${j.other} = ${tx.b.p(v.v)})`;
+    return `${head}${a}.${j.other} = ${tx.b.p(v.v)} LIMIT 1)`;
   }
-  return `${head}${a}.${j.other} IN (${namedIds(tx, j.related, op, v)}))`;
+  return `${head}${a}.${j.other} IN (${namedIds(tx, j.related, op, v)}) LIMIT 1)`;
 }
 
 function junctionPred(tx: Tx, alias: string, j: Junction, p: Pick<Predicate, 'op' | 'value' | 'values'>): string {
@@ -224,7 +228,7 @@ function junctionPred(tx: Tx, alias: string, j: Junction, p: Pick<Predicate, 'op
       const n = tx.b.alias('n');
       parts.push(`${a}.${j.other} IN (SELECT ${n}.id FROM ${j.related} ${n} WHERE lower(${n}.name) IN (${names.map((v) => tx.b.t((valueText(v) ?? '').toLowerCase())).join(', ')}))`);
     }
-    sqlText = parts.length ? `EXISTS (SELECT 1 FROM ${j.table} ${a} WHERE ${a}.${j.own} = ${alias}.id AND (${parts.join(' OR ')}))` : FALSE;
+    sqlText = parts.length ? `EXISTS (SELECT 1 FROM ${j.table} ${a} WHERE ${a}.${j.own} = ${alias}.id AND (${parts.join(' OR ')}) LIMIT 1)` : FALSE;
   } else sqlText = junctionMatch(tx, alias, j, positive as '=' | '~', p.value!);
   return positive === op ? sqlText : `NOT (${sqlText})`;
 }
