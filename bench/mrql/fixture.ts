@@ -147,9 +147,12 @@ export async function loadPostgres(dsn: string, p: Profile): Promise<void> {
   await c.connect();
   try {
     await c.query('BEGIN');
-    const pending: Promise<unknown>[] = [];
-    prepareCarriers((sqlText, params) => pending.push(c.query(sqlText.replace(/\?/g, (() => { let i = 0; return () => `$${++i}`; })()), params)));
-    await Promise.all(pending);
+    const carriers: [string, unknown[]][] = [];
+    prepareCarriers((sqlText, params) => carriers.push([sqlText, params]));
+    for (const [sqlText, params] of carriers) {
+      let i = 0;
+      await c.query(sqlText.replace(/\?/g, () => `$${++i}`), params);
+    }
     await generate(
       p,
       async (table, rows) => {

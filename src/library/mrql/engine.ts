@@ -72,6 +72,7 @@ export interface Prepared {
   defaultApplied: boolean;
   scope: ScopeSpec;
   bucket?: { items: number; perPage: number | null; offset: number; offsetInEffect: boolean };
+  tagIds?: Map<string, number[]>;
 }
 
 export interface FlatResult {
@@ -128,8 +129,23 @@ export class MrqlEngine {
     public clock: () => Date = () => new Date(),
   ) {}
 
-  env(now: Date): Env {
-    return { kind: this.kind, now, fts: this.fts, similarityThreshold: this.settings.similarityThreshold, ahashThreshold: this.settings.ahashThreshold };
+  env(now: Date, p?: Prepared): Env {
+    return { kind: this.kind, now, fts: this.fts, similarityThreshold: this.settings.similarityThreshold, ahashThreshold: this.settings.ahashThreshold, tagIds: p?.tagIds };
+  }
+
+  /** PostgreSQL: resolves the tag names the WHERE compares with `=` to ids in one lookup. */
+  async resolveTags(p: Prepared, stats: Stats): Promise<void> {
+    if (this.kind !== 'postgres' || p.entity === 'unspecified') return;
+    const names = new Set<string>();
+    for (const pred of findAll(p.q.where, 'pred')) {
+      if (pred.field.text !== 'tags' || (pred.op !== '=' && pred.op !== '!=')) continue;
+      const v = pred.value!;
+      if (v.k === 'string' || v.k === 'bool') names.add(String(v.k === 'string' ? v.v : v.v).toLowerCase());
+    }
+    if (names.size === 0) return;
+    const b = new Binds(this.kind);
+    const rows = await this.run(finish('tags', `SELECT id, lower(name) AS n FROM tags WHERE lower(name) IN (${[...names].map((n) => b.t(n)).join(', ')})`, b), stats);
+    p.tagIds = new Map([...names].map((n) => [n, rows.filter((r) => r.n === n).map((r) => Number(r.id))]));
   }
 
   // ------------------------------------------------------------ preparation
@@ -251,7 +267,8 @@ export class MrqlEngine {
   }
 
   async executePrepared(p: Prepared, stats: Stats): Promise<MrqlResult> {
-    const env = this.env(this.clock());
+    await this.resolveTags(p, stats);
+    const env = this.env(this.clock(), p);
     if (p.checked.mode === 'aggregated') return this.aggregated(p, env, stats);
     if (p.checked.mode === 'bucketed') return this.bucketed(p, env, stats);
     if (p.entity === 'unspecified') return this.crossEntity(p, env, stats);
@@ -287,9 +304,11 @@ export class MrqlEngine {
     if (scope.kind === 'nothing') return { cte: '', cond: '1 = 0' };
     const cte = `WITH RECURSIVE scope_tree(id, depth) AS (SELECT id, 0 FROM groups WHERE id = ${tx.b.p(scope.id)} UNION SELECT g.id, s.depth + 1 FROM groups g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) `;
     const col = entity === 'group' ? 'e.id' : 'e.owner_id';
-    // SQLite: unary + keeps the planner off the owner index for large subtrees (§22.2).
-    const probe = scope.large && this.kind === 'sqlite' ? '+' : '';
-    return { cte, cond: `${probe}${col} IN (SELECT id FROM scope_tree)` };
+    // Large subtrees: walk the ORDER BY index and probe membership (SQLite: unary + keeps the
+    // planner off the owner index). Small or unknown subtrees: collect their rows through the
+    // owner index (PostgreSQL: an array lets it use the index instead of a semi-join walk).
+    if (this.kind === 'sqlite') return { cte, cond: `${scope.large ? '+' : ''}${col} IN (SELECT id FROM scope_tree)` };
+    return { cte, cond: scope.large ? `${col} IN (SELECT id FROM scope_tree)` : `${col} = ANY (ARRAY(SELECT id FROM scope_tree))` };
   }
 
   /** ORDER BY terms of a flat (or bucket-item) statement and the joins they need. */
@@ -342,7 +361,9 @@ export class MrqlEngine {
 
   flatStatement(p: Prepared, entity: Entity, env: Env, limit: number, offset: number, label: string, cols?: string): Statement {
     const tx = this.newTx(entity, env);
-    const { cte, cond } = this.scopeParts(tx, p.scope, entity);
+    const scope = this.scopeParts(tx, p.scope, entity);
+    const { cte } = scope;
+    const cond = scope.cond;
     // A top-level SIMILAR TO drives the statement from the pair index (§22.11): the pairs are
     // streamed and joined to their resources, so LIMIT stops early even when the target has
     // tens of thousands of pairs. Without ORDER BY the pair order is the result order.
@@ -352,9 +373,24 @@ export class MrqlEngine {
       from = `(${similarSet(tx, driving.id, driving.within, false)}) sim JOIN resources e ON e.id = sim.other_id`;
       tx.joinedSimilar = driving;
     }
+    const smallScopePg = this.kind === 'postgres' && 'id' in p.scope && !p.scope.large;
     const order = this.orderParts(tx, p, entity, p.q.orderBy);
+    if (smallScopePg && !driving && order.joins.length === 0) {
+      // PostgreSQL, small subtree: the top rows of each subtree group through the owner index
+      // (a LATERAL per group), merged; its planner would otherwise scan the table hoping LIMIT
+      // stops early.
+      const whereText = [p.q.where ? translateExpr(tx, p.q.where) : null].filter(Boolean);
+      const col = entity === 'group' ? 'id' : 'owner_id';
+      const orderText = order.terms.length ? ` ORDER BY ${order.terms.join(', ')}` : '';
+      const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText.length ? ` AND ${whereText.join(' AND ')}` : ''}${orderText} LIMIT ${tx.b.p(limit + offset)}`;
+      const text = `${cte}SELECT ${cols ?? 'e.*'} FROM (SELECT DISTINCT id FROM scope_tree) st CROSS JOIN LATERAL (${inner}) e${orderText} LIMIT ${tx.b.p(limit)}${offset ? ` OFFSET ${tx.b.p(offset)}` : ''}`;
+      return finish(label, text, tx.b);
+    }
     const where = [p.q.where ? translateExpr(tx, p.q.where) : null, cond].filter(Boolean);
-    const terms = order.terms.length ? order.terms : driving ? [] : ['e.id'];
+    // Default order: ascending id where it costs nothing. Not when the pair index drives the
+    // statement, nor on PostgreSQL under a small scope (it would walk the primary key instead of
+    // collecting the subtree's rows through the owner index).
+    const terms = order.terms.length ? order.terms : driving || smallScopePg ? [] : ['e.id'];
     const text =
       `${cte}SELECT ${cols ?? selectList(entity)} FROM ${from}${order.joins.map((j) => ` ${j}`).join('')}` +
       `${where.length ? ` WHERE ${where.join(' AND ')}` : ''}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''} LIMIT ${tx.b.p(limit)}${offset ? ` OFFSET ${tx.b.p(offset)}` : ''}`;
@@ -656,7 +692,8 @@ export class MrqlEngine {
   async countTotal(text: string, opts: RunOptions, stats: Stats = { statements: 0, rows: 0 }): Promise<number> {
     const p = await this.prepare(text, opts, stats);
     if (p.scope.kind === 'nothing') return 0;
-    const env = this.env(this.clock());
+    await this.resolveTags(p, stats);
+    const env = this.env(this.clock(), p);
     const types = p.entity === 'unspecified' ? ENTITIES : [p.entity];
     let total = 0;
     for (const entity of types) {
@@ -674,7 +711,8 @@ export class MrqlEngine {
   async explain(text: string, opts: RunOptions, nativePlan: boolean): Promise<Record<string, unknown>> {
     const stats = { statements: 0, rows: 0 };
     const p = await this.prepare(text, opts, stats);
-    const env = this.env(this.clock());
+    await this.resolveTags(p, stats);
+    const env = this.env(this.clock(), p);
     let strategy: string;
     let statements: Statement[];
     const shape = { plannedStatements: 0, minimumStatements: 0, maximumStatements: 0, dataDependent: false } as Record<string, unknown>;

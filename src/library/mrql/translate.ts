@@ -14,6 +14,8 @@ export interface Env {
   fts: boolean;
   similarityThreshold: number;
   ahashThreshold: number;
+  /** Tag names (lower case) resolved to ids before translation (PostgreSQL, §21.3). */
+  tagIds?: Map<string, number[]>;
 }
 
 export interface Tx {
@@ -202,11 +204,24 @@ function namedIds(tx: Tx, related: string, op: '=' | '~', v: Value): string {
 function junctionMatch(tx: Tx, alias: string, j: Junction, op: '=' | '~', v: Value): string {
   const a = tx.b.alias('j');
   const head = `EXISTS (SELECT 1 FROM ${j.table} ${a} WHERE ${a}.${j.own} = ${alias}.id AND `;
+  const tail = probeTail(tx);
+  const resolved = j.related === 'tags' && op === '=' && v.k !== 'number' ? tx.env.tagIds?.get((valueText(v) ?? '').toLowerCase()) : undefined;
+  if (resolved) {
+    // Literal ids let PostgreSQL use the tag's statistics: walk the ORDER BY index for a common
+    // tag, drive from the tag index for a rare one.
+    if (resolved.length === 0) return FALSE;
+    return `${head}${a}.${j.other} IN (${resolved.map((id) => tx.b.p(id)).join(', ')}))`;
+  }
   if (op === '=' && v.k === 'number') {
     if (!Number.isInteger(v.v)) return FALSE;
-    return `${head}${a}.${j.other} = ${tx.b.p(v.v)} LIMIT 1)`;
+    return `${head}${a}.${j.other} = ${tx.b.p(v.v)}${tail})`;
   }
-  return `${head}${a}.${j.other} IN (${namedIds(tx, j.related, op, v)}) LIMIT 1)`;
+  return `${head}${a}.${j.other} IN (${namedIds(tx, j.related, op, v)})${tail})`;
+}
+
+/** PostgreSQL strips `LIMIT 1` from EXISTS and hashes the whole junction; `OFFSET 0` keeps the per-row probe. */
+function probeTail(tx: Tx): string {
+  return tx.env.kind === 'postgres' ? ' LIMIT 1 OFFSET 0' : ' LIMIT 1';
 }
 
 function junctionPred(tx: Tx, alias: string, j: Junction, p: Pick<Predicate, 'op' | 'value' | 'values'>): string {
@@ -228,7 +243,7 @@ function junctionPred(tx: Tx, alias: string, j: Junction, p: Pick<Predicate, 'op
       const n = tx.b.alias('n');
       parts.push(`${a}.${j.other} IN (SELECT ${n}.id FROM ${j.related} ${n} WHERE lower(${n}.name) IN (${names.map((v) => tx.b.t((valueText(v) ?? '').toLowerCase())).join(', ')}))`);
     }
-    sqlText = parts.length ? `EXISTS (SELECT 1 FROM ${j.table} ${a} WHERE ${a}.${j.own} = ${alias}.id AND (${parts.join(' OR ')}) LIMIT 1)` : FALSE;
+    sqlText = parts.length ? `EXISTS (SELECT 1 FROM ${j.table} ${a} WHERE ${a}.${j.own} = ${alias}.id AND (${parts.join(' OR ')})${probeTail(tx)})` : FALSE;
   } else sqlText = junctionMatch(tx, alias, j, positive as '=' | '~', p.value!);
   return positive === op ? sqlText : `NOT (${sqlText})`;
 }
