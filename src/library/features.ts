@@ -33,7 +33,7 @@ import { MrqlService } from './mrql/service.js';
 import { registerMrqlRoutes } from './mrql/routes.js';
 import { registerMrqlPages } from './mrql/pages.js';
 import { SearchService } from './search/service.js';
-import { installMrqlRenderer } from './templates/index.js';
+import { installShortcodes } from './templates/index.js';
 import { registerSearchRoutes } from './search/routes.js';
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library): void {
@@ -72,7 +72,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerMetaKeyRoutes(routes, lib);
 
   const mrql = new MrqlService(lib);
-  installMrqlRenderer(mrql);
+  installShortcodes(mrql, routes);
   registerMrqlRoutes(routes, mrql);
   registerMrqlPages(app, pageLayout, mrql);
   registerSearchRoutes(routes, new SearchService(lib));

@@ -4,7 +4,7 @@ process.env.TZ = 'UTC';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../helpers/library.js';
 import { mrqlServiceOf, type MrqlService } from '../../src/library/mrql/service.js';
-import { newRenderState, renderCarrierSlot, renderShortcodes } from '../../src/library/templates/index.js';
+import { newRenderState, pageRenderState, renderCarrierSlot, renderShortcodes } from '../../src/library/templates/index.js';
 import type { EntityContext } from '../../src/library/templates/context.js';
 import { goLayout } from '../../src/library/templates/format.js';
 import { withScope } from '../../src/library/templates/mrql.js';
@@ -137,6 +137,24 @@ describe('[mrql]', () => {
     expect(withScope('name = "ORDER BY" ORDER BY id LIMIT 2', 7)).toBe('name = "ORDER BY" SCOPE 7 ORDER BY id LIMIT 2');
     expect(withScope('type = note  ', 7)).toBe('type = note SCOPE 7');
     expect(withScope('type = note SCOPE 2', 7)).toBe('type = note SCOPE 2');
+  });
+});
+
+describe('deferred [lazy] and [details] on pages', () => {
+  it('seals the body and renders it through /v1/shortcodes/deferred under the caller scope', async () => {
+    const html = await renderShortcodes('[lazy]Hi [property path="Name"][/lazy][details summary="More" open="true"][mrql query="type = resource" value="count"][/details]', alpha, pageRenderState(svc));
+    const tokens = [...html.matchAll(/data-token="([^"]+)"/g)].map((m) => m[1]);
+    expect(tokens.length).toBe(2);
+    expect(html).toContain('<details class="shortcode-details" data-token=');
+    expect(html).toContain(' open><summary>More</summary><noscript>');
+    const lazy = await t.json<{ html: string }>('POST', '/v1/shortcodes/deferred', { token: tokens[0] });
+    expect(lazy.body).toEqual({ html: 'Hi Alpha' });
+    expect((await t.json<{ html: string }>('POST', '/v1/shortcodes/deferred', { token: tokens[1] })).body).toEqual({ html: '1' });
+    const bad = tokens[0].slice(0, -4) + (tokens[0].endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    expect((await t.json('POST', '/v1/shortcodes/deferred', { token: bad })).body).toEqual({ error: 'invalid shortcode token' });
+    const gone = await renderShortcodes('[lazy]x[/lazy]', { type: 'group', entity: { ID: 999, Meta: {} } }, pageRenderState(svc));
+    const token = /data-token="([^"]+)"/.exec(gone)![1];
+    expect((await t.json('POST', '/v1/shortcodes/deferred', { token })).status).toBe(404);
   });
 });
 

@@ -8,10 +8,49 @@ import { Binds, finish } from '../mrql/sql.js';
 import { CARRIER_TABLE, carrierIdOf } from './context.js';
 import { renderResult } from './mrql.js';
 import { newRenderState, renderShortcodes, type RenderState } from './render.js';
+import { Type } from '@sinclair/typebox';
+import { HttpError, badRequest } from '../../core/http/errors.js';
+import type { LibraryRoutes } from '../http/routes.js';
+import { Lookups } from './context.js';
+import { Sealer } from './deferred.js';
 
-/** Makes `POST /v1/mrql?render=1` fill renderedHTML through this engine. */
-export function installMrqlRenderer(svc: MrqlService): void {
+const sealers = new WeakMap<MrqlService, Sealer>();
+
+/**
+ * Installs the shortcode engine: `POST /v1/mrql?render=1` fills renderedHTML through it, and
+ * `POST /v1/shortcodes/deferred` renders the sealed bodies of [lazy] and [details].
+ */
+export function installShortcodes(svc: MrqlService, routes: LibraryRoutes): void {
+  const sealer = new Sealer(svc.lib.config.templateSigningKey);
+  sealers.set(svc, sealer);
   svc.renderer = (result, principal) => renderResult(result, newRenderState(svc, principal, undefined, true));
+  routes.add({
+    method: 'POST',
+    path: '/v1/shortcodes/deferred',
+    tag: 'templates',
+    summary: 'Render the body of a deferred [lazy] or [details] shortcode from its sealed token',
+    needs: 'read',
+    input: Type.Object({ token: Type.Optional(Type.String()) }),
+    handler: async ({ req, input }) => {
+      const payload = sealer.open(input.token ?? '');
+      if (!payload) throw badRequest('invalid shortcode token');
+      // The entity is reloaded under the caller's scope: a token never widens what one may see.
+      const result = await svc.engine.execute(`type = ${payload.type} AND id = $id`, { params: { id: payload.id }, principal: req.principal });
+      const list = 'mode' in result ? [] : payload.type === 'resource' ? result.resources : payload.type === 'note' ? result.notes : result.groups;
+      if (list.length === 0) throw new HttpError(404, 'not found');
+      const state = pageRenderState(svc, req.principal);
+      await state.lookups.loadChains(Lookups.baseIds(payload.type, list));
+      const html = await renderShortcodes(payload.body, { type: payload.type, entity: list[0], anchors: state.lookups.anchorsFor(payload.type, list[0]) }, state);
+      return { html };
+    },
+  });
+}
+
+/** A render state for a page: shared budget and cache, and deferred [lazy]/[details]. */
+export function pageRenderState(svc: MrqlService, principal?: Principal): RenderState {
+  const state = newRenderState(svc, principal);
+  state.sealer = sealers.get(svc);
+  return state;
 }
 
 export type Slot =
@@ -41,7 +80,7 @@ export async function renderCarrierSlot(
   type: Entity,
   entity: Record<string, unknown>,
   slot: Slot,
-  state: RenderState = newRenderState(svc),
+  state: RenderState = pageRenderState(svc),
 ): Promise<string> {
   const id = carrierIdOf({ type, entity });
   if (id === null) return '';

@@ -12,6 +12,7 @@ import { esc, formatValue, readPath } from './format.js';
 import { parseShortcodes, splitAt, sourceOf, type CodeNode, type Node } from './parse.js';
 import { mrqlShortcode } from './mrql.js';
 import { conditionalShortcode } from './conditional.js';
+import type { Sealer } from './deferred.js';
 
 export const MAX_DEPTH = 10;
 
@@ -29,6 +30,8 @@ export interface RenderState {
   warned: boolean;
   cssSeen: Set<string>;
   partials: Map<string, string | null>;
+  /** Present on pages: [lazy] and [details] then defer their body to the browser. */
+  sealer?: Sealer;
 }
 
 export class RenderDeadline extends Error {}
@@ -110,10 +113,18 @@ async function renderCode(n: CodeNode, s: Scope): Promise<string> {
     case 'lazy':
     case 'details': {
       if (s.inReload) return '<span class="shortcode-error" title="[lazy] and [details] cannot sit inside [reload]">⚠ reload</span>';
+      const summary = `<summary>${esc(a.summary ?? 'Details')}</summary>`;
+      const id = s.ctx.entity.ID;
+      if (s.state.sealer && n.body && typeof id === 'number') {
+        const token = s.state.sealer.seal({ body: sourceOf(n.body), type: s.ctx.type, id });
+        const note = '<noscript>This part loads with JavaScript.</noscript>';
+        if (n.name === 'lazy') return `<lazy-shortcode data-token="${esc(token)}">${note}</lazy-shortcode>`;
+        return `<details class="shortcode-details" data-token="${esc(token)}"${isTrue(a.open) ? ' open' : ''}>${summary}${note}</details>`;
+      }
+      // No signer in this context (API responses, previews): the body renders inline.
       const body = n.body ? await renderNodes(n.body, inner) : '';
-      // No deferred-render signer in this context: both render inline (companion §5.3).
       if (n.name === 'lazy') return body;
-      return `<details class="shortcode-details"${isTrue(a.open) ? ' open' : ''}><summary>${esc(a.summary ?? 'Details')}</summary>${body}</details>`;
+      return `<details class="shortcode-details"${isTrue(a.open) ? ' open' : ''}>${summary}${body}</details>`;
     }
     case 'reload': {
       if (s.inReload) return '<span class="shortcode-error" title="[reload] cannot sit inside [reload]">⚠ reload</span>';

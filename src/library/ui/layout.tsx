@@ -70,6 +70,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
             <ul id="global-search-results" class="global-search-results" hidden></ul>
           </div>
           <script defer src="/public/global-search.js"></script>
+          <script defer src="/public/shortcodes.js"></script>
         </header>
         <div class="title-area">
           {extras.breadcrumb}
