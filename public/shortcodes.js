@@ -40,3 +40,24 @@
   wire();
   new MutationObserver(wire).observe(document.body, { childList: true, subtree: true });
 })();
+
+// [reload]: re-render the innermost deferred block or slot region holding the button, else the page.
+document.addEventListener('click', async (ev) => {
+  const button = ev.target instanceof Element ? ev.target.closest('[data-shortcode-reload]') : null;
+  if (!button) return;
+  ev.preventDefault();
+  const block = button.closest('lazy-shortcode[data-token], details.shortcode-details[data-token], [data-shortcode-region]');
+  if (!block) {
+    window.location.reload();
+    return;
+  }
+  const token = block.dataset.token || block.dataset.shortcodeRegion;
+  const res = await fetch('/v1/shortcodes/deferred', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ token }) });
+  if (!res.ok) return window.location.reload();
+  const { html } = await res.json();
+  if (block.tagName === 'DETAILS') {
+    const summary = block.querySelector('summary');
+    block.replaceChildren(summary);
+    block.insertAdjacentHTML('beforeend', html);
+  } else block.innerHTML = html;
+});

@@ -165,4 +165,12 @@ describe('carrier slots for pages', () => {
     expect(await renderCarrierSlot(svc, 'group', { ID: 4, CategoryId: null }, 'custom_header')).toBe('');
     expect(await renderCarrierSlot(svc, 'resource', r1.entity, 'custom_own_entities')).toBe('');
   });
+  it('a slot with a [reload] button becomes a region the button re-renders', async () => {
+    await t.lib.db.updateTable('categories').set({ custom_sidebar: '[property path="Name"] [reload label="Again"]' }).where('id', '=', 8).execute();
+    const html = await renderCarrierSlot(svc, 'group', alpha.entity, 'custom_sidebar');
+    const token = /data-shortcode-region="([^"]+)"/.exec(html)![1];
+    expect(html).toContain('Alpha <button type="button" class="shortcode-reload" data-shortcode-reload>Again</button></div>');
+    const again = await t.json<{ html: string }>('POST', '/v1/shortcodes/deferred', { token });
+    expect(again.body.html).toBe('Alpha <button type="button" class="shortcode-reload" data-shortcode-reload>Again</button>');
+  });
 });

@@ -94,7 +94,14 @@ export async function renderCarrierSlot(
   }
   const text = String(row?.slot ?? '');
   if (text.trim() === '') return '';
-  return renderShortcodes(text, { type, entity, metaSchema: String(row?.meta_schema ?? '') }, state);
+  const html = await renderShortcodes(text, { type, entity, metaSchema: String(row?.meta_schema ?? '') }, state);
+  // A slot holding a [reload] button becomes a region the button can re-render on its own.
+  const entityId = entity.ID;
+  if (state.sealer && html.includes('data-shortcode-reload') && typeof entityId === 'number') {
+    const token = state.sealer.seal({ body: text, type, id: entityId });
+    return `<div class="shortcode-region" data-shortcode-region="${token}" style="display:contents">${html}</div>`;
+  }
+  return html;
 }
 
 export { newRenderState, renderShortcodes };

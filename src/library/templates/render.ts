@@ -129,7 +129,8 @@ async function renderCode(n: CodeNode, s: Scope): Promise<string> {
     case 'reload': {
       if (s.inReload) return '<span class="shortcode-error" title="[reload] cannot sit inside [reload]">⚠ reload</span>';
       const face = n.body ? await renderNodes(n.body, { ...inner, inReload: true }) : esc(a.label ?? 'Reload');
-      return `<button type="button" class="shortcode-reload" onclick="location.reload()">${face}</button>`;
+      // public/shortcodes.js re-renders the innermost deferred block or slot region, else the page.
+      return `<button type="button" class="shortcode-reload" data-shortcode-reload>${face}</button>`;
     }
     case 'else':
     case 'elseif':
