@@ -97,6 +97,10 @@ document.addEventListener('alpine:init', () => {
         this.changed();
       });
     },
+    blur() {
+      // Let a click on a suggestion land before the list closes.
+      setTimeout(() => (this.suggestions = []), 150);
+    },
     keydown(ev) {
       if ((ev.ctrlKey || ev.metaKey) && ev.key === 'Enter') {
         ev.preventDefault();

@@ -39,6 +39,7 @@ export function registerMrqlPages(app: FastifyInstance, layout: Layout, mrql: Mr
                 x-on:input="changed()"
                 x-on:keydown="keydown($event)"
                 x-on:click="suggest()"
+                x-on:blur="blur()"
                 data-testid="mrql-query"
               ></textarea>
               <pre class="mrql-underline" aria-hidden="true" x-html="underline"></pre>
@@ -84,7 +85,7 @@ export function registerMrqlPages(app: FastifyInstance, layout: Layout, mrql: Mr
                     </template>
                     <template x-if="!item.entity.renderedHTML">
                       <div class="mrql-card">
-                        <a x-bind:href="'/' + item.type + '?id=' + item.entity.ID" x-text="item.entity.Name"></a>
+                        <a x-bind:href="'/' + item.type + '?id=' + item.entity.ID" x-text="item.entity.Name"></a>{' '}
                         <small x-text="item.type"></small>
                         <p x-text="item.entity.Description"></p>
                       </div>
