@@ -1,6 +1,7 @@
 // Flags of `stacks library` (companion §1). Later issues add their flags here.
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
 import { parseAllowList, type AddressPolicy } from '../core/net/addresses.js';
+import { parseDuration } from '../core/config/duration.js';
 
 export const libraryFlags = {
   'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
@@ -48,6 +49,10 @@ export const libraryFlags = {
   'hash-ahash-threshold': flag.int('maximum average-hash distance of a similar pair (0 disables the check, max 64)', 5, { env: 'HASH_AHASH_THRESHOLD', min: 0 }),
   'hash-worker-disabled': flag.bool('no background perceptual hashing at all', 'HASH_WORKER_DISABLED'),
   'hash-cache-size': flag.int('entries of the in-memory hash cache', 100_000, { env: 'HASH_CACHE_SIZE', min: 0 }),
+  'mrql-query-timeout': flag.duration('per-statement limit of MRQL queries (100ms–5m)', '10s', 'MRQL_QUERY_TIMEOUT'),
+  'mrql-default-limit': flag.int('LIMIT applied to MRQL queries without one (1–100000)', 500, { env: 'MRQL_DEFAULT_LIMIT', min: 1 }),
+  'mrql-page-query-budget': flag.int('distinct inline [mrql] queries one page render may run (0 = no limit)', 200, { env: 'MRQL_PAGE_QUERY_BUDGET', min: 0 }),
+  'skip-fts': flag.bool('do not use full-text indexes; search and TEXT ~ fall back to LIKE matching', 'SKIP_FTS'),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -87,6 +92,14 @@ export interface LibraryConfig {
   massEditFilterLimit: number;
   /** Timeouts of server-side fetches, in milliseconds. */
   remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
+  /** MRQL boot settings (companion §1.8.2, mrql.md §13). */
+  mrql: { timeoutMs: number; defaultLimit: number; pageQueryBudget: number };
+  /** Full-text indexes are used unless -skip-fts. */
+  fts: boolean;
+  /** Language-model provider for MRQL generation (environment only); null when not configured. */
+  generation: { apiKey: string; model: string; timeoutMs: number } | null;
+  /** Secret of template tokens ([lazy], [details], [reload]); empty = random per start. */
+  templateSigningKey: string;
   /** Named alternative filesystems: key → root folder (companion §1.3). */
   altFs: Record<string, string>;
   /** Per-request limit of resource, version and thumbnail uploads in bytes (0 = unlimited). */
@@ -152,6 +165,27 @@ export function parseBindAddress(text: string): { host: string; port: number } {
   if (!m || port > 65535) throw new ConfigError(`invalid -bind-address "${text}": expected host:port such as :8181 or 127.0.0.1:8181`);
   const host = m[1].replace(/^\[(.*)\]$/, '$1');
   return { host: host === '' ? '0.0.0.0' : host, port };
+}
+
+function mrqlSettings(f: LibraryFlags): LibraryConfig['mrql'] {
+  const timeoutMs = f['mrql-query-timeout'];
+  if (timeoutMs < 100 || timeoutMs > 300_000) throw new ConfigError('invalid -mrql-query-timeout: must be between 100ms and 5m');
+  if (f['mrql-default-limit'] > 100_000) throw new ConfigError('invalid -mrql-default-limit: must be between 1 and 100000');
+  if (f['mrql-page-query-budget'] > 100_000) throw new ConfigError('invalid -mrql-page-query-budget: must be between 0 and 100000');
+  return { timeoutMs, defaultLimit: f['mrql-default-limit'], pageQueryBudget: f['mrql-page-query-budget'] };
+}
+
+function generationSettings(env: NodeJS.ProcessEnv): LibraryConfig['generation'] {
+  let timeoutMs = 20_000;
+  if (env.DEEPSEEK_TIMEOUT) {
+    try {
+      timeoutMs = parseDuration(env.DEEPSEEK_TIMEOUT);
+    } catch (e) {
+      throw new ConfigError(`invalid DEEPSEEK_TIMEOUT "${env.DEEPSEEK_TIMEOUT}": ${(e as Error).message}`);
+    }
+  }
+  const apiKey = (env.DEEPSEEK_API_KEY ?? '').trim();
+  return apiKey ? { apiKey, model: env.DEEPSEEK_MODEL || 'deepseek-v4-pro', timeoutMs } : null;
 }
 
 export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = process.env): LibraryConfig {
@@ -230,6 +264,10 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
       disabled: f['hash-worker-disabled'],
       cacheSize: f['hash-cache-size'],
     },
+    mrql: mrqlSettings(f),
+    fts: !f['skip-fts'],
+    generation: generationSettings(env),
+    templateSigningKey: env.TEMPLATE_SIGNING_KEY ?? '',
   };
 }
 

@@ -54,6 +54,12 @@ import { ShareService } from './sharing/service.js';
 import { registerShareRoutes } from './sharing/routes.js';
 import { registerSharePages } from './sharing/pages.js';
 import { ShareServer } from './sharing/server.js';
+import { MrqlService } from './mrql/service.js';
+import { registerMrqlRoutes } from './mrql/routes.js';
+import { registerMrqlPages } from './mrql/pages.js';
+import { SearchService } from './search/service.js';
+import { installShortcodes } from './templates/index.js';
+import { registerSearchRoutes } from './search/routes.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -130,6 +136,11 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerNotePages(app, pageLayout, lib, notes, blocks, sharing);
   registerSharePages(app, pageLayout, sharing);
   const share = new ShareServer(lib, { sharing, blocks, calendars });
+  const mrql = new MrqlService(lib);
+  installShortcodes(mrql, routes);
+  registerMrqlRoutes(routes, mrql);
+  registerMrqlPages(app, pageLayout, mrql);
+  registerSearchRoutes(routes, new SearchService(lib));
 
   registerDashboard(app, pageLayout, tags, groups);
   return { share };

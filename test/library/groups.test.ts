@@ -273,10 +273,10 @@ describe('groups: list filters', () => {
     expect((await year(`MetaQuery=${encodeURIComponent('parent.region:north')}`)).body.buckets[0].created).toBe(1);
   });
 
-  it('answers a clear 400 for the MRQL filter until MRQL exists', async () => {
-    const r = await lib.json<{ error: string }>('GET', '/v1/groups?MRQL=type%3Dgroup');
+  it('answers a 400 with the position for an invalid MRQL filter (the filter itself: mrql-http.test.ts)', async () => {
+    const r = await lib.json<{ error: string; position: number }>('GET', '/v1/groups?MRQL=type%3Dgroup');
     expect(r.status).toBe(400);
-    expect(r.body.error).toContain('MRQL');
+    expect(r.body).toEqual({ error: 'the type field is implied by the page and cannot be used in a filter expression', position: 0, length: 4 });
   });
 });
 

@@ -107,6 +107,10 @@ describe('groups mass edit', () => {
     expect(all.body.error).toContain('more than 5');
     expect((await massEdit({ Target: 'filter', Filter: 'Name=x', MetaOp: 'merge', Meta: '{}' })).status).toBe(400);
     expect((await massEdit({ Target: 'filter', Filter: 'CreatedAfter=yesterday', ExpectedCount: 0 })).status).toBe(400);
+    // The list page's MRQL bar travels inside the filter string.
+    const byMrql = await massEdit({ Target: 'filter', Filter: `mrql=${encodeURIComponent('name ~ "me-filter-*"')}`, ExpectedCount: 3, MetaOp: 'merge', Meta: '{"m":1}', DryRun: true });
+    expect(byMrql.body).toMatchObject({ matched: 3 });
+    expect((await massEdit({ Target: 'filter', Filter: `mrql=${encodeURIComponent('name ~')}`, ExpectedCount: 3 })).status).toBe(400);
   });
 
   it('refuses unknown verbs, ops the entity lacks, and malformed input', async () => {

@@ -318,10 +318,11 @@ describe('notes: list filters', () => {
     expect((await lib.json('GET', '/v1/notes?SortBy=name;drop')).status).toBe(400);
   });
 
-  it('refuses MRQL until the query language exists', async () => {
-    const r = await lib.json<{ error: string }>('GET', '/v1/notes?MRQL=name%3D%22x%22');
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe('MRQL filters are not available yet');
+  it('filters by an MRQL expression and refuses a bad one with 400', async () => {
+    const r = await lib.json<Note[]>('GET', `/v1/notes?MRQL=${encodeURIComponent('name ~ "filter*"')}&SortBy=name`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.map((n) => n.Name)).toEqual(['filter alpha', 'filter beta', 'filter gamma 100%']);
+    expect((await lib.json('GET', `/v1/notes?MRQL=${encodeURIComponent('name ~ ')}`)).status).toBe(400);
     expect((await lib.json('GET', '/v1/notes?MRQL=')).status).toBe(200);
   });
 

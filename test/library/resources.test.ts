@@ -338,10 +338,14 @@ describe('list filters', () => {
     expect(r.body[0].Tags.map((x) => x.Name)).toEqual(['f-one', 'f-two']);
   });
 
-  it('answers MRQL with a clear 400 until the MRQL issue lands', async () => {
-    const r = await lib.json<{ error: string }>('GET', '/v1/resources?MRQL=name%3D%22x%22');
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe('MRQL filters are not available yet');
+  it('filters by an MRQL expression, AND-ed with the other filters, and refuses a bad one with its position', async () => {
+    const r = await lib.json<R[]>('GET', `/v1/resources?MRQL=${encodeURIComponent(`name = "${a.Name}"`)}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.map((x) => x.ID)).toEqual([a.ID]);
+    expect((await lib.json<R[]>('GET', `/v1/resources?Name=nothing-like-it&MRQL=${encodeURIComponent(`name = "${a.Name}"`)}`)).body).toEqual([]);
+    const bad = await lib.json<{ error: string; position: number }>('GET', `/v1/resources?MRQL=${encodeURIComponent('name =')}`);
+    expect(bad.status).toBe(400);
+    expect(typeof bad.body.position).toBe('number');
   });
 
   it('view accepts filters and redirects only on exactly one match', async () => {

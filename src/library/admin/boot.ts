@@ -10,9 +10,9 @@ export function bootSettings(config: LibraryConfig): Record<string, number | str
   const boot: Record<string, number | string> = {
     max_upload_size: config.maxUploadSize,
     max_import_size: b.maxImportSize,
-    mrql_default_limit: 500,
-    mrql_page_query_budget: 200,
-    mrql_query_timeout: nanos(10_000),
+    mrql_default_limit: config.mrql.defaultLimit,
+    mrql_page_query_budget: config.mrql.pageQueryBudget,
+    mrql_query_timeout: nanos(config.mrql.timeoutMs),
     remote_connect_timeout: nanos(config.remote.connectTimeoutMs),
     remote_idle_timeout: nanos(config.remote.idleTimeoutMs),
     remote_overall_timeout: nanos(config.remote.overallTimeoutMs),

@@ -4,7 +4,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbKind } from '../../core/db/connect.js';
 import { containsText } from '../../core/db/dialect.js';
-import { badRequest } from '../../core/http/errors.js';
 import { applyDateBounds, commonListFields } from '../common/list.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database } from '../schema/database.js';
@@ -67,11 +66,10 @@ function tagCondition(f: GroupListQuery, tag: number): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${sql.join(ors, sql` OR `)})`;
 }
 
-export function applyGroupFilters(q0: GroupQuery, kind: DbKind, f: GroupListQuery): GroupQuery {
+/** `mrql` is the MRQL filter predicate (mrqlListFilter), AND-ed with every other filter. */
+export function applyGroupFilters(q0: GroupQuery, kind: DbKind, f: GroupListQuery, mrql?: RawBuilder<SqlBool> | null): GroupQuery {
   let q = q0;
-  if (f.MRQL !== undefined && f.MRQL.trim() !== '') {
-    throw badRequest('the MRQL filter is not available yet: it arrives with the MRQL query language');
-  }
+  if (mrql) q = q.where(mrql);
   if (f.Name) q = q.where(nameCondition(kind, f, f.Name));
   if (f.Description) q = q.where(containsText(kind, 'groups.description', f.Description));
   if (f.URL) q = q.where(containsText(kind, 'groups.url', f.URL));

@@ -10,6 +10,7 @@ import { pageOf, sortTerms, applySort } from '../common/list.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import type { Database } from '../schema/database.js';
 import { GROUP_SORT, applyGroupFilters, type GroupListQuery } from './filters.js';
+import { mrqlListFilter } from '../mrql/filter.js';
 import { ancestorsOf, wouldCreateCycle } from './hierarchy.js';
 import { categoriesById, noteStubs, resourceStubs, tagsByGroup } from './loaders.js';
 import { categoryStub, groupRecord, listedGroup, type GroupRow } from './records.js';
@@ -76,7 +77,7 @@ export class GroupService {
 
   /** The list's filtered query, before select, sort and paging. */
   filtered(f: GroupListQuery) {
-    return applyGroupFilters(this.lib.db.selectFrom('groups'), this.lib.kind, f);
+    return applyGroupFilters(this.lib.db.selectFrom('groups'), this.lib.kind, f, mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"'));
   }
 
   async count(f: GroupListQuery): Promise<number> {
@@ -86,7 +87,8 @@ export class GroupService {
 
   /** Ids matching a filter, for mass edit (bounded by the caller). */
   async matchingIds(f: GroupListQuery, limit: number, db = this.lib.db): Promise<number[]> {
-    const rows = await applyGroupFilters(db.selectFrom('groups'), this.lib.kind, f).select('groups.id').orderBy('groups.id').limit(limit).execute();
+    const mrql = mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"');
+    const rows = await applyGroupFilters(db.selectFrom('groups'), this.lib.kind, f, mrql).select('groups.id').orderBy('groups.id').limit(limit).execute();
     return rows.map((r) => r.id);
   }
 

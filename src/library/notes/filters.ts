@@ -1,10 +1,9 @@
 // Every filter of GET /v1/notes (contract: Notes), applied in SQL. The same function serves the
 // list, its timeline and the list page.
 import { Type, type Static } from '@sinclair/typebox';
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbKind } from '../../core/db/connect.js';
 import { containsText } from '../../core/db/dialect.js';
-import { badRequest } from '../../core/http/errors.js';
 import { applyDateBounds, commonListFields } from '../common/list.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database } from '../schema/database.js';
@@ -34,14 +33,9 @@ export type NoteListQuery = Static<typeof NoteListInput>;
 
 type NoteQuery = SelectQueryBuilder<Database, 'notes', object>;
 
-/** The one place the MRQL list parameter is refused until the MRQL language exists. */
-export function refuseMrql(mrql: string | undefined): void {
-  if (mrql !== undefined && mrql.trim() !== '') throw badRequest('MRQL filters are not available yet');
-}
-
-export function applyNoteFilters(q0: NoteQuery, kind: DbKind, f: NoteListQuery): NoteQuery {
-  refuseMrql(f.MRQL);
-  let q = q0;
+/** `mrql` is the MRQL filter predicate (mrqlListFilter), AND-ed with every other filter. */
+export function applyNoteFilters(q0: NoteQuery, kind: DbKind, f: NoteListQuery, mrql: RawBuilder<SqlBool> | null = null): NoteQuery {
+  let q = mrql ? q0.where(mrql) : q0;
   if (f.Name) q = q.where(containsText(kind, 'notes.name', f.Name));
   if (f.Description) q = q.where(containsText(kind, 'notes.description', f.Description));
   q = applyDateBounds(q, 'notes', 'created_at', f.CreatedBefore, f.CreatedAfter, 'Created');

@@ -19,6 +19,7 @@ import { groupRecord } from '../groups/records.js';
 import { tagRecord } from '../tags/service.js';
 import { writeDescriptionToFirstTextBlock } from '../blocks/description.js';
 import { NOTE_SORT, applyNoteFilters, type NoteListQuery } from './filters.js';
+import { mrqlListFilter } from '../mrql/filter.js';
 import { groupsByNote, noteTypesById, resourcesByNote, tagsByNote } from './loaders.js';
 import { noteRecord, type NoteRow } from './records.js';
 import { parseNoteDate } from './dates.js';
@@ -73,7 +74,7 @@ export class NoteService {
 
   /** The list's filtered query, before select, sort and paging. */
   filtered(f: NoteListQuery, db: Db = this.lib.db) {
-    return applyNoteFilters(db.selectFrom('notes'), this.lib.kind, f);
+    return applyNoteFilters(db.selectFrom('notes'), this.lib.kind, f, mrqlListFilter(this.lib, 'note', f.MRQL, 'notes'));
   }
 
   /** One page of the list with Tags and NoteType preloaded (two extra statements per page). */

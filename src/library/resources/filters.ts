@@ -2,10 +2,9 @@
 // The same function serves the list, the list pages, /v1/resource/view by filter and the
 // timeline.
 import { Type, type Static } from '@sinclair/typebox';
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbKind } from '../../core/db/connect.js';
 import { containsText } from '../../core/db/dialect.js';
-import { badRequest } from '../../core/http/errors.js';
 import { applyDateBounds, commonListFields } from '../common/list.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database } from '../schema/database.js';
@@ -47,11 +46,6 @@ export type ResourceListQuery = Static<typeof ResourceListInput>;
 
 type ResourceQuery = SelectQueryBuilder<Database, 'resources', object>;
 
-/** The one place that answers for MRQL until the MRQL issue replaces it. */
-export function refuseMrqlForNow(mrql: string | undefined): void {
-  if (mrql !== undefined && mrql.trim() !== '') throw badRequest('MRQL filters are not available yet');
-}
-
 /** Similar-pair thresholds as read at query time (companion §3.9). */
 export interface SimilarityThresholds {
   similarity: number;
@@ -65,9 +59,9 @@ export function similarPair(t: SimilarityThresholds, alias = 'p') {
   return sql<SqlBool>`COALESCE(${a}.p_distance, ${a}.hamming_distance) <= ${t.similarity} ${ahash}`;
 }
 
-export function applyResourceFilters(q0: ResourceQuery, kind: DbKind, f: ResourceListQuery, t: SimilarityThresholds): ResourceQuery {
-  refuseMrqlForNow(f.MRQL);
-  let q = q0;
+/** `mrql` is the MRQL filter predicate (mrqlListFilter), AND-ed with every other filter. */
+export function applyResourceFilters(q0: ResourceQuery, kind: DbKind, f: ResourceListQuery, t: SimilarityThresholds, mrql: RawBuilder<SqlBool> | null = null): ResourceQuery {
+  let q = mrql ? q0.where(mrql) : q0;
   if (f.Name) q = q.where(containsText(kind, 'resources.name', f.Name));
   if (f.Description) q = q.where(containsText(kind, 'resources.description', f.Description));
   if (f.ContentType) q = q.where(containsText(kind, 'resources.content_type', f.ContentType));

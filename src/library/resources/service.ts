@@ -9,6 +9,7 @@ import { applySort, pageOf, sortTerms } from '../common/list.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import type { ResourceContext } from './context.js';
 import { RESOURCE_SORT, applyResourceFilters, type ResourceListQuery } from './filters.js';
+import { mrqlListFilter } from '../mrql/filter.js';
 import type { IngestService, ResourceWrite } from './ingest.js';
 import { replaceLinks } from './links.js';
 import type { LibraryDb } from '../schema/database.js';
@@ -42,7 +43,7 @@ export class ResourceService {
   }
 
   filtered(f: ResourceListQuery, db: LibraryDb = this.db) {
-    return applyResourceFilters(db.selectFrom('resources'), this.ctx.lib.kind, f, this.ctx.thresholds());
+    return applyResourceFilters(db.selectFrom('resources'), this.ctx.lib.kind, f, this.ctx.thresholds(), mrqlListFilter(this.ctx.lib, 'resource', f.MRQL, 'resources'));
   }
 
   /** One page; MaxResults overrides the page size (contract, general conventions 6). */

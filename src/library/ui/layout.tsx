@@ -10,6 +10,7 @@ const MAIN_MENU: [string, string][] = [
   ['Tags', '/tags'],
   ['Groups', '/groups'],
   ['Resources', '/resources'],
+  ['MRQL', '/mrql'],
 ];
 
 const ADMIN_MENU: [string, string][] = [
@@ -73,6 +74,12 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
               </div>
             </details>
           </nav>
+          <div class="global-search" role="search">
+            <input id="global-search" type="search" placeholder="Search (Ctrl+K)" aria-label="Search everything" autocomplete="off" />
+            <ul id="global-search-results" class="global-search-results" hidden></ul>
+          </div>
+          <script defer src="/public/global-search.js"></script>
+          <script defer src="/public/shortcodes.js"></script>
         </header>
         <div class="title-area">
           {extras.breadcrumb}

@@ -1,0 +1,109 @@
+// What a shortcode sees: the entity being rendered (its API record), its type, and the three
+// scope anchors nested [mrql] shortcodes resolve against (mrql.md §16, §19.1).
+import type { Kysely } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import type { Entity } from '../mrql/fields.js';
+import type { Binds as BindsType } from '../mrql/sql.js';
+import { Binds, finish } from '../mrql/sql.js';
+
+export interface Anchors {
+  /** The group itself (groups) or the owner (resources, notes); null when there is none. */
+  scope: number | null;
+  parent: number | null;
+  root: number | null;
+}
+
+export interface EntityContext {
+  type: Entity;
+  entity: Record<string, unknown>;
+  anchors?: Anchors;
+  /** The carrier's MetaSchema text, for [meta]. */
+  metaSchema?: string;
+}
+
+export interface Carrier {
+  id: number;
+  mrqlResult: string;
+  css: string;
+  metaSchema: string;
+}
+
+export const CARRIER_TABLE: Record<Entity, string> = { resource: 'resource_categories', note: 'note_types', group: 'categories' };
+export const CARRIER_COLUMN: Record<Entity, string> = { resource: 'ResourceCategoryId', note: 'NoteTypeId', group: 'CategoryId' };
+
+export function carrierIdOf(ctx: EntityContext): number | null {
+  const v = ctx.entity[CARRIER_COLUMN[ctx.type]];
+  return typeof v === 'number' ? v : null;
+}
+
+/** Batch lookups of carriers and group chains, cached for one render. */
+export class Lookups {
+  private readonly carriers = new Map<string, Carrier | null>();
+  private readonly chains = new Map<number, { parent: number | null; root: number }>();
+
+  constructor(
+    private readonly db: Kysely<unknown>,
+    private readonly kind: 'sqlite' | 'postgres',
+    /** Counts lookup statements (benchmarks report them with the MRQL statements). */
+    private readonly stats?: { statements: number; rows: number },
+  ) {}
+
+  private async rows(text: (b: BindsType) => string): Promise<Record<string, unknown>[]> {
+    const b = new Binds(this.kind);
+    const st = finish('lookup', text(b), b);
+    if (this.stats) this.stats.statements++;
+    return (await this.db.executeQuery(CompiledQuery.raw(st.sql, st.params))).rows as Record<string, unknown>[];
+  }
+
+  async loadCarriers(type: Entity, ids: number[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.carriers.has(`${type}:${id}`));
+    if (!missing.length) return;
+    const rows = await this.rows((b) => `SELECT id, custom_mrql_result, custom_css, meta_schema FROM ${CARRIER_TABLE[type]} WHERE id IN (${missing.map((id) => b.p(id)).join(', ')})`);
+    for (const id of missing) this.carriers.set(`${type}:${id}`, null);
+    for (const r of rows) {
+      this.carriers.set(`${type}:${r.id}`, { id: Number(r.id), mrqlResult: String(r.custom_mrql_result ?? ''), css: String(r.custom_css ?? ''), metaSchema: String(r.meta_schema ?? '') });
+    }
+  }
+
+  carrier(type: Entity, id: number | null): Carrier | null {
+    return id === null ? null : (this.carriers.get(`${type}:${id}`) ?? null);
+  }
+
+  /** Loads parent and root of each group (one recursive statement for the whole batch). */
+  async loadChains(groupIds: number[]): Promise<void> {
+    const missing = [...new Set(groupIds)].filter((id) => !this.chains.has(id));
+    if (!missing.length) return;
+    const rows = await this.rows(
+      (b) =>
+        `WITH RECURSIVE up(start, id, owner_id, depth) AS (SELECT g.id, g.id, g.owner_id, 0 FROM groups g WHERE g.id IN (${missing.map((id) => b.p(id)).join(', ')}) ` +
+        `UNION ALL SELECT up.start, g.id, g.owner_id, up.depth + 1 FROM groups g JOIN up ON g.id = up.owner_id WHERE up.depth < 50) SELECT start, id, owner_id, depth FROM up ORDER BY start, depth`,
+    );
+    const byStart = new Map<number, Record<string, unknown>[]>();
+    for (const r of rows) {
+      const s = Number(r.start);
+      if (!byStart.has(s)) byStart.set(s, []);
+      byStart.get(s)!.push(r);
+    }
+    for (const [start, chain] of byStart) {
+      const first = chain[0];
+      this.chains.set(start, { parent: first.owner_id === null ? null : Number(first.owner_id), root: Number(chain[chain.length - 1].id) });
+    }
+  }
+
+  anchorsFor(type: Entity, entity: Record<string, unknown>): Anchors {
+    const scope = type === 'group' ? (entity.ID as number) : ((entity.OwnerId as number | null) ?? null);
+    if (scope === null || scope === undefined) return { scope: null, parent: null, root: null };
+    const c = this.chains.get(scope);
+    return { scope, parent: c?.parent ?? null, root: c?.root ?? scope };
+  }
+
+  /** Base group ids whose chains `anchorsFor` needs. */
+  static baseIds(type: Entity, entities: Record<string, unknown>[]): number[] {
+    return entities.map((e) => (type === 'group' ? e.ID : e.OwnerId)).filter((v): v is number => typeof v === 'number');
+  }
+
+  async partial(name: string): Promise<string | null> {
+    const rows = await this.rows((b) => `SELECT content FROM template_partials WHERE name = ${b.p(name)}`);
+    return rows.length ? String(rows[0].content ?? '') : null;
+  }
+}
