@@ -8,6 +8,7 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { picked } from '../ui/picked.js';
+import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import { GroupListInput } from './filters.js';
 import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
@@ -94,11 +95,14 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
         picked(lib.db, 'groups', [input.OwnerId]),
       ]);
       const extra = <GroupFilters req={req} categories={cats} tags={tagRows} owner={ownerRows} />;
+      // Filtered to exactly one category, the list shows its list header, footer and CSS.
+      const oneCategory = input.CategoryId ?? (input.Categories?.length === 1 ? input.Categories[0] : undefined);
       return {
         pageTitle: 'Groups',
         groups: rows,
         pagination: { page, perPage },
         parsedQuery: input,
+        _slots: await listSlots(lib, req.principal, 'group', oneCategory),
         _layout: {
           sidebar: <ListFilters req={req} action="/groups" extra={extra} sortOptions={['name', 'created_at', 'updated_at']} />,
           actions: (
@@ -116,6 +120,8 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     },
     view: (ctx, req) => (
       <section>
+        {ctx._slots.css}
+        {ctx._slots.header}
         <ul class="cards" data-testid="group-list">
           {ctx.groups.map((g) => (
             <li class="card">
@@ -127,6 +133,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           ))}
         </ul>
         {ctx.groups.length === 0 ? <p class="empty">No groups match.</p> : null}
+        {ctx._slots.footer}
         <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.groups.length} />
       </section>
     ),
@@ -137,16 +144,20 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const [group, parents] = await Promise.all([groups.read(id), groups.parents(id)]);
+      const slots = await pageSlots(lib, req.principal, 'group', group, ['custom_header', 'custom_sidebar', 'custom_own_entities', 'custom_detail_footer']);
       return {
         pageTitle: group.Name,
         group,
         mainEntity: group,
         mainEntityType: 'group',
+        _slots: slots,
+        _css: await carrierCss(lib, 'group', group.CategoryId),
         _layout: {
           breadcrumb: <Breadcrumb chain={parents} />,
           sidebar: (
             <div>
               <Timestamps created={group.CreatedAt} updated={group.UpdatedAt} />
+              {slots.custom_sidebar}
               <p>Category: {group.Category ? group.Category.Name : 'none'}</p>
               <p>Owner: {group.Owner ? <GroupLink g={group.Owner} /> : 'none'}</p>
               <p>
@@ -176,12 +187,21 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       const g = ctx.group;
       return (
         <div>
+          {ctx._css}
+          {ctx._slots.custom_header}
           <section class="card">
             <p class="description">{g.Description || 'No description.'}</p>
             {g.URL ? <a href={g.URL} rel="noopener noreferrer">{g.URL}</a> : null}
             <p class="tags">{g.Tags.map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
             <pre>{JSON.stringify(g.Meta, null, 2)}</pre>
           </section>
+          {ctx._slots.custom_own_entities ? (
+            <section class="card">
+              <h2>Own entities</h2>
+              {ctx._slots.custom_own_entities}
+            </section>
+          ) : (
+            <div>
           <Section title="Sub-groups" empty={g.OwnGroups.length === 0} more={`/groups?OwnerId=${g.ID}`}>
             <ul>{g.OwnGroups.map((c) => <li><GroupLink g={c} /></li>)}</ul>
           </Section>
@@ -191,6 +211,8 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           <Section title="Own resources" empty={g.OwnResources.length === 0}>
             <ul>{g.OwnResources.map((r) => <li>{r.Name}</li>)}</ul>
           </Section>
+            </div>
+          )}
           <Section title="Related groups" empty={g.RelatedGroups.length === 0}>
             <ul>{g.RelatedGroups.map((c) => <li><GroupLink g={c} /></li>)}</ul>
           </Section>
@@ -218,6 +240,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
               ))}
             </ul>
           </Section>
+          {ctx._slots.custom_detail_footer}
         </div>
       );
     },

@@ -4,7 +4,6 @@ import type { FastifyRequest } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { Field, FormPage, OptionSelect, Picker, PostButton, SortSelect, TextArea, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import type { ShareService } from '../sharing/service.js';
-import { templateHtml } from '../sharing/templates.js';
 import { formDate } from './dates.js';
 import type { NoteService } from './service.js';
 
@@ -57,7 +56,7 @@ export function NoteFilters(props: { req: FastifyRequest; types: { id: number; n
   );
 }
 
-export function NoteCard(props: { n: Listed }): SafeHtml {
+export function NoteCard(props: { n: Listed; avatar?: SafeHtml }): SafeHtml {
   const n = props.n;
   const preview = n.Description.length > 240 ? `${n.Description.slice(0, 240)}…` : n.Description;
   return (
@@ -65,7 +64,7 @@ export function NoteCard(props: { n: Listed }): SafeHtml {
       <label class="select">
         <input type="checkbox" name="ID" value={n.ID} form="note-bulk" aria-label={`Select ${n.Name}`} />
       </label>
-      {n.NoteType && String(n.NoteType.CustomAvatar ?? '').trim() !== '' ? <span class="avatar">{templateHtml(String(n.NoteType.CustomAvatar), 'page')}</span> : null}
+      {props.avatar ? <span class="avatar">{props.avatar}</span> : null}
       <a href={`/note?id=${n.ID}`} class="note-title">
         {n.Name}
       </a>

@@ -12,7 +12,8 @@ import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
 import { loadBlockViews } from '../blocks/view.js';
 import type { ShareService } from '../sharing/service.js';
-import { styleText, templateHtml } from '../sharing/templates.js';
+import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { cardAvatars } from './avatars.js';
 import { NoteListInput } from './filters.js';
 import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
 import { formPicks, picked } from '../ui/picked.js';
@@ -44,11 +45,11 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       ]);
       // Filtered to one note type, the list shows that type's list header, footer and CSS.
       const oneType = input.NoteTypeId ?? (input.NoteTypeIds?.length === 1 ? input.NoteTypeIds[0] : undefined);
-      const typeRow = oneType === undefined ? undefined : await lib.db.selectFrom('note_types').selectAll().where('id', '=', oneType).executeTakeFirst();
       return {
         pageTitle: 'Notes',
         notes: rows,
-        _slots: typeRow ? { header: typeRow.custom_list_header, footer: typeRow.custom_list_footer, css: typeRow.custom_css } : null,
+        _slots: await listSlots(lib, req.principal, 'note', oneType),
+        _avatars: await cardAvatars(lib, req.principal, rows),
         pagination: { page, perPage, total },
         parsedQuery: input,
         errorMessage: firstOf(queryOf(req).error) || undefined,
@@ -65,16 +66,16 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     view: (ctx, req) => (
       <section>
         <link rel="stylesheet" href="/public/notes.css" />
-        {ctx._slots?.css ? <style>{styleText(ctx._slots.css)}</style> : null}
-        {ctx._slots?.header ? <div class="custom-list-header">{templateHtml(ctx._slots.header, 'page')}</div> : null}
+        {ctx._slots.css}
+        {ctx._slots.header}
         <BulkBar req={req} />
         <ul class="cards" data-testid="note-list">
           {ctx.notes.map((n) => (
-            <NoteCard n={n} />
+            <NoteCard n={n} avatar={ctx._avatars.get(n.ID)} />
           ))}
         </ul>
         {ctx.notes.length === 0 ? <p class="empty">No notes match.</p> : null}
-        {ctx._slots?.footer ? <div class="custom-list-footer">{templateHtml(ctx._slots.footer, 'page')}</div> : null}
+        {ctx._slots.footer}
         <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.notes.length} total={ctx.pagination.total} />
       </section>
     ),
@@ -94,6 +95,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       const { note, list, data } = await loadNote(req);
       const types = await blocks.types();
       const t = note.NoteType as Record<string, string> | null;
+      const slots = await pageSlots(lib, req.principal, 'note', note, ['custom_header', 'custom_sidebar', 'custom_detail_footer']);
       return {
         pageTitle: note.Name,
         note,
@@ -105,11 +107,13 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
         errorMessage: firstOf(queryOf(req).error) || undefined,
         _data: data,
         _types: types,
+        _slots: slots,
+        _css: await carrierCss(lib, 'note', note.NoteTypeId),
         _layout: {
           sidebar: (
             <div>
               <Timestamps created={note.CreatedAt} updated={note.UpdatedAt} />
-              {t?.CustomSidebar ? <div class="custom-sidebar">{templateHtml(t.CustomSidebar, 'page')}</div> : null}
+              {slots.custom_sidebar}
               <p>Owner: {note.Owner ? <a href={`/group?id=${note.Owner.ID}`}>{note.Owner.Name}</a> : 'none'}</p>
               <p>Note type: {t ? <a href={`/noteType?id=${t.ID}`}>{t.Name}</a> : 'none'}</p>
               <p class="tags">
@@ -142,13 +146,12 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     },
     view: (ctx) => {
       const n = ctx.note;
-      const t = n.NoteType as Record<string, string> | null;
       const hasText = ctx.blocks.some((b) => b.type === 'text');
       return (
         <div class="note-page">
           <link rel="stylesheet" href="/public/notes.css" />
-          {t?.CustomCSS ? <style>{styleText(t.CustomCSS)}</style> : null}
-          {t?.CustomHeader ? <div class="custom-header">{templateHtml(t.CustomHeader, 'page')}</div> : null}
+          {ctx._css}
+          {ctx._slots.custom_header}
           {n.StartDate || n.EndDate ? (
             <p class="note-dates">
               {n.StartDate ? `Starts ${n.StartDate.slice(0, 16).replace('T', ' ')}` : ''}
@@ -194,7 +197,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
               <p class="empty">None.</p>
             )}
           </section>
-          {t?.CustomDetailFooter ? <div class="custom-footer">{templateHtml(t.CustomDetailFooter, 'page')}</div> : null}
+          {ctx._slots.custom_detail_footer}
           <script src="/public/note-blocks.js"></script>
           <script src="/public/block-editor.js"></script>
           <script src="/public/note-page.js"></script>

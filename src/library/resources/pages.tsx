@@ -10,6 +10,7 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import { badRequest } from '../../core/http/errors.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { formPicks, picked } from '../ui/picked.js';
+import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
 import type { ResourceRecord } from './records.js';
@@ -112,7 +113,8 @@ function Select(props: { id: number }): SafeHtml {
 }
 
 export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx: ResourceContext, resources: ResourceService, versions: VersionService): void {
-  const db = ctx.lib.db;
+  const lib = ctx.lib;
+  const db = lib.db;
   const categories = () => db.selectFrom('resource_categories').select(['id', 'name']).orderBy('name').execute();
   /** The pickers of the upload and edit forms start with the links (or the refused submission). */
   const formPicksOf = async (req: FastifyRequest, r?: ResourceRecord): Promise<ResourceFormPicks> => ({
@@ -135,6 +137,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
           resources: rows,
           pagination: { page, perPage },
           parsedQuery: input,
+          // Filtered to one resource category, the list shows its list header, footer and CSS.
+          _slots: await listSlots(lib, req.principal, 'resource', input.ResourceCategoryId),
           errorMessage: firstOf(queryOf(req).error) || undefined,
           _layout: {
             sidebar: (
@@ -160,9 +164,12 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
       },
       view: (c, req) => (
         <section x-data="{ selected: [] }">
+          {c._slots.css}
+          {c._slots.header}
           <BulkBar />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
+          {c._slots.footer}
           <Pagination req={req} page={c.pagination.page} perPage={c.pagination.perPage} count={c.resources.length} />
         </section>
       ),
@@ -244,15 +251,26 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
       const similar = await similarNeighbours(db, resource.ID, ctx.thresholds(), 12);
       const similarRows = similar.length ? await db.selectFrom('resources').select(['id', 'name']).where('id', 'in', similar.map((s) => s.id)).execute() : [];
       const names = new Map(similarRows.map((s) => [s.id, s.name]));
+      // Templates see the carrier id under the name §5.2 gives it.
+      const entity = { ...resource, ResourceCategoryId: resource.resourceCategoryId };
+      const slots = await pageSlots(lib, req.principal, 'resource', entity, ['custom_header', 'custom_sidebar', 'custom_preview', 'custom_detail_footer']);
       return {
         pageTitle: resource.Name,
         resource,
+        _slots: slots,
+        _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
         similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
         mainEntity: resource,
         mainEntityType: 'resource',
         errorMessage: firstOf(queryOf(req).error) || undefined,
         _layout: {
-          sidebar: <ResourceSidebar r={resource} />,
+          sidebar: (
+            <div>
+              {slots.custom_sidebar}
+              {slots.custom_preview}
+              <ResourceSidebar r={resource} />
+            </div>
+          ),
           actions: (
             <span>
               <a class="button" href={resource.url}>
@@ -267,7 +285,14 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
         },
       };
     },
-    view: (c, req) => <ResourceDetail r={c.resource} similar={c.similar} req={req} />,
+    view: (c, req) => (
+      <div>
+        {c._css}
+        {c._slots.custom_header}
+        <ResourceDetail r={c.resource} similar={c.similar} req={req} />
+        {c._slots.custom_detail_footer}
+      </div>
+    ),
   });
 
   registerPage(app, layout, {

@@ -4,7 +4,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { bool } from '../../core/db/dialect.js';
+import { bool, parseJson } from '../../core/db/dialect.js';
+import { raw } from '../../core/html/jsx.js';
+import type { Selectable } from 'kysely';
+import type { NoteTable } from '../schema/database.js';
+import { mrqlServiceOf } from '../mrql/service.js';
+import { renderShareSlot } from '../templates/index.js';
 import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
 import { createHttpServer } from '../../core/http/server.js';
 import type { Library } from '../context.js';
@@ -101,14 +106,15 @@ export class ShareServer {
         blocks.blocksOf(note.id),
         note.note_type_id === null
           ? undefined
-          : lib.db.selectFrom('note_types').select(['custom_header', 'custom_css', 'apply_templates_to_shares']).where('id', '=', note.note_type_id).executeTakeFirst(),
+          : lib.db.selectFrom('note_types').select(['custom_header', 'custom_css', 'meta_schema', 'apply_templates_to_shares']).where('id', '=', note.note_type_id).executeTakeFirst(),
       ]);
       const data = await loadBlockViews(lib, list);
+      const applies = type && bool(type.apply_templates_to_shares);
       const html = sharePage({
         name: note.name,
         description: note.description,
         blocks: list,
-        template: type && bool(type.apply_templates_to_shares) ? { header: type.custom_header, css: type.custom_css } : null,
+        template: applies ? { header: raw(await shareHeader(lib, note, type.custom_header, type.meta_schema)), css: type.custom_css } : null,
         ctx: { mode: 'share', token: note.share_token!, data },
       });
       return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
@@ -169,4 +175,22 @@ function sendFile(reply: FastifyReply, file: string, size: number, contentType: 
     .header('Cache-Control', 'private, max-age=300')
     .type(contentType || 'application/octet-stream')
     .send(createReadStream(file));
+}
+
+/** The note type's CustomHeader in restricted mode: the note's own fields, no MRQL (§5.9). */
+async function shareHeader(lib: Library, note: Selectable<NoteTable>, text: string, metaSchema: string): Promise<string> {
+  const svc = mrqlServiceOf(lib);
+  if (!svc) return '';
+  const entity = {
+    ID: note.id,
+    Name: note.name,
+    Description: note.description,
+    Meta: parseJson<Record<string, unknown>>(note.meta, {}),
+    StartDate: note.start_date,
+    EndDate: note.end_date,
+    NoteTypeId: note.note_type_id,
+    CreatedAt: note.created_at,
+    UpdatedAt: note.updated_at,
+  };
+  return renderShareSlot(svc, entity, text, metaSchema);
 }

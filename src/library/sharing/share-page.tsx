@@ -4,13 +4,14 @@
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { BlockList, type RenderContext } from '../blocks/render.js';
 import type { BlockRecord } from '../blocks/records.js';
-import { styleText, templateHtml } from './templates.js';
+import { styleText } from '../ui/slots.js';
 
 export interface SharePageData {
   name: string;
   description: string;
   blocks: BlockRecord[];
-  template: { header: string; css: string } | null;
+  /** The note type's header, already rendered in restricted mode, and its CSS. */
+  template: { header: SafeHtml; css: string } | null;
   ctx: RenderContext;
 }
 
@@ -29,7 +30,7 @@ export function sharePage(d: SharePageData): string {
       </head>
       <body class="shared-note">
         <main id="main-content" class="share-main">
-          {d.template && d.template.header.trim() !== '' ? <div class="custom-header">{templateHtml(d.template.header, 'share')}</div> : null}
+          {d.template && d.template.header.html.trim() !== '' ? <div class="custom-header">{d.template.header}</div> : null}
           <article class="note-body">
             <h1>{d.name}</h1>
             {!mirrored && d.description !== '' ? <div class="block-text note-description">{d.description}</div> : null}

@@ -19,6 +19,8 @@ export interface EntityContext {
   anchors?: Anchors;
   /** The carrier's MetaSchema text, for [meta]. */
   metaSchema?: string;
+  /** List header and footer render with the carrier as entity; [mrql] then runs unscoped. */
+  globalScope?: boolean;
 }
 
 export interface Carrier {

@@ -104,6 +104,23 @@ export async function renderCarrierSlot(
   return html;
 }
 
+/**
+ * A carrier's list header or footer (companion §5.2 item 4): rendered with the carrier itself
+ * as the entity, [mrql] unscoped.
+ */
+export async function renderListSlot(svc: MrqlService, type: Entity, carrier: Record<string, unknown>, text: string, state: RenderState): Promise<string> {
+  if (text.trim() === '') return '';
+  return renderShortcodes(text, { type, entity: { Meta: {}, ...carrier }, globalScope: true }, state);
+}
+
+/** A note type's CustomHeader on a public share page, in restricted mode (companion §5.9). */
+export async function renderShareSlot(svc: MrqlService, entity: Record<string, unknown>, text: string, metaSchema: string): Promise<string> {
+  if (text.trim() === '') return '';
+  const state = newRenderState(svc);
+  state.restricted = true;
+  return renderShortcodes(text, { type: 'note', entity, metaSchema }, state);
+}
+
 export { newRenderState, renderShortcodes };
 export type { RenderState };
 export type { Principal };

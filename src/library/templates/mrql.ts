@@ -132,13 +132,14 @@ function countOf(r: MrqlResult): number {
 
 /** Runs (or reuses) one [mrql]/[conditional] query under the render's budget and cache. */
 export async function runInline(s: Scope, text: string, attrs: Record<string, string>): Promise<Outcome & { scopeId?: number | null }> {
+  if (s.state.restricted) return { error: 'MRQL does not run on shared pages' };
   const params: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attrs)) if (k.startsWith('param-')) params[k.slice(6)] = v;
   const limit = int(attrs.limit, 20);
   const buckets = int(attrs.buckets, 5);
   let contextScope: number | null | undefined;
   if (!hasScope(text)) {
-    const scope = attrs.scope ?? 'entity';
+    const scope = attrs.scope ?? (s.ctx.globalScope ? 'global' : 'entity');
     if (/^\d+$/.test(scope)) contextScope = Number(scope) || undefined;
     else if (scope !== 'global') {
       const anchors = await anchorsOf(s);

@@ -32,6 +32,11 @@ export interface RenderState {
   partials: Map<string, string | null>;
   /** Present on pages: [lazy] and [details] then defer their body to the browser. */
   sealer?: Sealer;
+  /**
+   * Public share pages (companion §5.9): no MRQL runs, [meta] prints its value read-only,
+   * [reload] reloads the page.
+   */
+  restricted?: boolean;
 }
 
 export class RenderDeadline extends Error {}
@@ -92,7 +97,7 @@ async function renderCode(n: CodeNode, s: Scope): Promise<string> {
   const a = n.attrs;
   switch (n.name) {
     case 'meta':
-      return metaCode(a, s.ctx);
+      return s.state.restricted ? publishedMeta(a, s.ctx) : metaCode(a, s.ctx);
     case 'property':
       return valueOut(readPath(s.ctx.entity, a.path ?? ''), a);
     case 'item': {
@@ -101,7 +106,7 @@ async function renderCode(n: CodeNode, s: Scope): Promise<string> {
       return valueOut(a.path ? readPath(s.each.value, a.path) : s.each.value, a);
     }
     case 'mrql':
-      return mrqlShortcode(n, inner);
+      return s.state.restricted ? '<!-- mr:mrql unavailable in this context -->' : mrqlShortcode(n, inner);
     case 'conditional':
       return conditionalShortcode(n, inner);
     case 'link':
@@ -129,6 +134,7 @@ async function renderCode(n: CodeNode, s: Scope): Promise<string> {
     case 'reload': {
       if (s.inReload) return '<span class="shortcode-error" title="[reload] cannot sit inside [reload]">⚠ reload</span>';
       const face = n.body ? await renderNodes(n.body, { ...inner, inReload: true }) : esc(a.label ?? 'Reload');
+      if (s.state.restricted) return `<button type="button" class="shortcode-reload" onclick="location.reload()">${face}</button>`;
       // public/shortcodes.js re-renders the innermost deferred block or slot region, else the page.
       return `<button type="button" class="shortcode-reload" data-shortcode-reload>${face}</button>`;
     }
@@ -160,6 +166,16 @@ function schemaNode(schemaText: string | undefined, path: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** [meta] on a share page: the value as text, nothing to edit and no script needed. */
+function publishedMeta(a: Record<string, string>, ctx: EntityContext): string {
+  const path = a.path ?? '';
+  if (path === '') return '';
+  const value = readPath(ctx.entity.Meta, path);
+  const text = value === undefined || value === null || value === '' ? (a.default ?? '') : typeof value === 'object' ? JSON.stringify(value) : formatValue(value, undefined, undefined);
+  if (text === '' && isTrue(a['hide-empty'])) return '';
+  return `<span class="shortcode-meta" data-path="${esc(path)}">${esc(text)}</span>`;
 }
 
 function metaCode(a: Record<string, string>, ctx: EntityContext): string {

@@ -1,0 +1,67 @@
+// Carrier template slots on pages (companion §5.1, §5.2): shortcodes expanded on the server by
+// the one engine, the result inserted unescaped (trusted authors), detail and card slots wrapped
+// so Alpine sees the entity as `entity`. One render state per page shares the [mrql] budget.
+import type { Principal } from '../auth/principal.js';
+import type { Library } from '../context.js';
+import type { Entity } from '../mrql/fields.js';
+import { mrqlServiceOf } from '../mrql/service.js';
+import { pageRenderState, renderCarrierSlot, renderListSlot, type Slot } from '../templates/index.js';
+import { CARRIER_TABLE } from '../templates/context.js';
+import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
+
+export type SlotHtml = Partial<Record<Slot, SafeHtml>>;
+
+/** CSS inside <style>: a "</style" in the text must not close the element early. */
+export function styleText(css: string): SafeHtml {
+  return raw(css.replace(/<\/(style)/gi, '<\\/$1'));
+}
+
+/** The entity's slots for its detail page; missing or empty slots are absent. */
+export async function pageSlots(lib: Library, principal: Principal, type: Entity, entity: Record<string, unknown>, slots: Exclude<Slot, 'custom_css'>[]): Promise<SlotHtml> {
+  const svc = mrqlServiceOf(lib);
+  const out: SlotHtml = {};
+  if (!svc) return out;
+  const state = pageRenderState(svc, principal);
+  for (const slot of slots) {
+    const html = await renderCarrierSlot(svc, type, entity, slot, state);
+    if (html === '') continue;
+    out[slot] = (
+      <div class={`custom-slot ${slot.replace(/_/g, '-')}`} x-data={`{ entity: ${JSON.stringify(entity)} }`}>
+        {raw(html)}
+      </div>
+    );
+  }
+  return out;
+}
+
+/** The raw CustomCSS of a carrier (CSS is not shortcode text: `a[href]` is a selector). */
+export async function carrierCss(lib: Library, type: Entity, carrierId: number | null | undefined): Promise<SafeHtml | null> {
+  if (!carrierId) return null;
+  const row = await lib.db
+    .selectFrom(CARRIER_TABLE[type] as 'categories')
+    .select('custom_css')
+    .where('id', '=', carrierId)
+    .executeTakeFirst();
+  return row && row.custom_css.trim() !== '' ? <style>{styleText(row.custom_css)}</style> : null;
+}
+
+/** List header and footer of a list filtered to exactly one carrier, and its CSS. */
+export async function listSlots(lib: Library, principal: Principal, type: Entity, carrierId: number | undefined): Promise<{ header?: SafeHtml; footer?: SafeHtml; css?: SafeHtml }> {
+  const svc = mrqlServiceOf(lib);
+  if (!svc || !carrierId) return {};
+  const row = await lib.db
+    .selectFrom(CARRIER_TABLE[type] as 'categories')
+    .select(['id', 'name', 'description', 'custom_list_header', 'custom_list_footer', 'custom_css'])
+    .where('id', '=', carrierId)
+    .executeTakeFirst();
+  if (!row) return {};
+  const state = pageRenderState(svc, principal);
+  const carrier = { ID: row.id, Name: row.name, Description: row.description };
+  const header = await renderListSlot(svc, type, carrier, row.custom_list_header, state);
+  const footer = await renderListSlot(svc, type, carrier, row.custom_list_footer, state);
+  return {
+    header: header ? <div class="custom-list-header">{raw(header)}</div> : undefined,
+    footer: footer ? <div class="custom-list-footer">{raw(footer)}</div> : undefined,
+    css: row.custom_css.trim() !== '' ? <style>{styleText(row.custom_css)}</style> : undefined,
+  };
+}
