@@ -8,6 +8,9 @@ import { sendFile } from '../../core/storage/serve.js';
 import { mimeForExtension } from '../../core/storage/sniff.js';
 import type { Filesystems } from './storage.js';
 
+/** Export archives and import staging are reachable only through their own, owner-checked routes. */
+const PRIVATE_FOLDERS = new Set(['_exports', '_imports']);
+
 const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
 export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void {
@@ -18,7 +21,8 @@ export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void 
     } catch {
       throw notFound();
     }
-    if (rel.split('/').some((seg) => seg.startsWith('.'))) throw notFound();
+    const segments = rel.split('/').filter((seg) => seg !== '');
+    if (segments.some((seg) => seg.startsWith('.')) || (key === null && PRIVATE_FOLDERS.has(segments[0]))) throw notFound();
     let path: string;
     try {
       path = fs.get(key).resolve(rel);
