@@ -47,7 +47,8 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
     const job = lib.jobs.get(id, visible);
     const meta = await store.readMeta(id);
     if (meta && visible(meta.ownerId)) return { meta, job: job?.source === IMPORT_PARSE ? job : undefined };
-    if (job?.source === IMPORT_PARSE) return { meta: null, job };
+    // A parse job that has not moved its upload into place yet; once it finished, no folder means deleted.
+    if (job?.source === IMPORT_PARSE && !TERMINAL.has(job.status)) return { meta: null, job };
     throw notFound(`import ${id} not found`);
   }
 
