@@ -69,10 +69,11 @@ export async function uploadArchive(lib: TestLibrary, bytes: Buffer, field = 'fi
 }
 
 export type Mapping = { decision_key: string; source_key: string; suggestion: string; destination_id: number | null; destination_name: string | null; ambiguous: boolean; alternatives: { id: number; name: string }[]; has_payload: boolean; guid_match_id: number | null; guid_conflict: boolean };
+export type PlanItem = { export_id: string; name: string; shell: boolean; children: PlanItem[]; guid_match: boolean; guid_match_name: string | null; resource_count: number; note_count: number; descendant_resource_count: number; descendant_note_count: number };
 export type Plan = {
   job_id: string;
   counts: Record<string, number>;
-  items: { export_id: string; name: string; shell: boolean; children: unknown[]; guid_match: boolean; resource_count: number; note_count: number; descendant_resource_count: number; descendant_note_count: number }[];
+  items: PlanItem[];
   mappings: Record<string, Mapping[]>;
   series_info: { export_id: string; slug: string; action: string; dest_id: number | null }[];
   dangling_refs: { id: string; kind: string; from_export_id: string; stub_name: string; stub_source_id: number }[];

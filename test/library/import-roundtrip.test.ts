@@ -50,10 +50,10 @@ describe('plan', () => {
     expect(plan.counts).toMatchObject({ groups: 3, shell_groups: 0, notes: 2, resources: 4, series: 1, blobs: 5, versions: 5 });
     expect(plan.counts.previews).toBeGreaterThanOrEqual(1);
     expect(plan.items).toHaveLength(1);
-    const acme = plan.items[0] as Plan['items'][number] & { children: Plan['items'] };
+    const acme = plan.items[0];
     expect(acme).toMatchObject({ export_id: 'g0001', name: 'Acme', resource_count: 1, note_count: 1, descendant_resource_count: 4, descendant_note_count: 2, guid_match: false });
     expect(acme.children.map((c) => c.name)).toEqual(['Team']);
-    expect((acme.children[0] as { children: { name: string }[] }).children.map((c) => c.name)).toEqual(['Alice']);
+    expect(acme.children[0].children.map((c) => c.name)).toEqual(['Alice']);
     expect(plan.conflicts).toEqual({ resource_hash_matches: 0, guid_matches: 0 });
     expect(plan.manifest_only_missing_hashes).toBe(0);
   });

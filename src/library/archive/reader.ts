@@ -119,7 +119,7 @@ export function readArchive(source: Readable, options: ReadOptions, onEntry: (en
         }
       },
     });
-    parser.on('error', fail);
+    parser.on('error', (e: Error) => fail(new ArchiveError(`not a valid tar archive: ${e.message}`)));
     parser.on('end', () => {
       void chain.then(() => {
         if (failed) return;
