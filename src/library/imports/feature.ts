@@ -16,6 +16,6 @@ export function registerImportFeature(app: FastifyInstance, routes: LibraryRoute
   lib.jobs.registerKind(IMPORT_PARSE, parseKind({ db: lib.db, store, settings: lib.settings }));
   lib.jobs.registerKind(IMPORT_APPLY, applyKind({ lib, resources, store }));
   registerImportRoutes(routes, lib, store);
-  registerImportPages(app, layout, lib);
+  registerImportPages(app, layout, lib, store);
   return store;
 }

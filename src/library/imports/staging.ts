@@ -83,6 +83,13 @@ export class ImportStore {
     await rm(dir, { recursive: true, force: true });
   }
 
+  /** Staged imports whose owner `visible` accepts, newest first. */
+  async list(visible: (ownerId: number | null) => boolean): Promise<ImportMeta[]> {
+    const names = (await readdir(this.root).catch(() => [] as string[])).filter((n) => JOB_ID.test(n));
+    const metas = await Promise.all(names.map((n) => this.readMeta(n)));
+    return metas.filter((m): m is ImportMeta => m !== null && m.id !== '' && visible(m.ownerId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
   /** Removes staging older than `maxAgeMs`, except imports whose jobs still run. */
   async sweep(maxAgeMs: number, active: (id: string) => boolean, now = Date.now()): Promise<number> {
     const names = await readdir(this.root).catch(() => [] as string[]);

@@ -146,6 +146,7 @@ export async function applyGroups(run: ApplyRun): Promise<void> {
       for (const g of batch) await applyOne(run, trx, g, guids);
     });
     done += batch.length;
+    run.advance(batch.length);
     run.job.phase('creating groups', done, order.length);
   }
 }

@@ -241,6 +241,7 @@ export async function applyNotes(run: ApplyRun): Promise<void> {
       for (const n of batch) await applyOne(run, trx, blocks, n, guids);
     });
     done += batch.length;
+    run.advance(batch.length);
     run.job.phase('creating notes', done, list.length);
   }
 }

@@ -330,6 +330,7 @@ export async function applyResources(run: ApplyRun): Promise<void> {
   for (const [i, r] of list.entries()) {
     run.checkCancelled();
     await applyOne(run, r, guids);
+    run.advance();
     run.job.phase('creating resources', i + 1, list.length);
   }
 }

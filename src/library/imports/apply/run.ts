@@ -131,6 +131,7 @@ export class ApplyRun {
   readonly relations: PendingRelation[] = [];
   /** Export ids left out by the user (excluded groups with their subtree and content). */
   readonly excluded = new Set<string>();
+  private done = 0;
 
   constructor(
     readonly deps: ApplyDeps,
@@ -151,6 +152,12 @@ export class ApplyRun {
   warn(message: string): void {
     if (this.result.warnings.length < MAX_WARNINGS) this.result.warnings.push(message);
     else if (this.result.warnings.length === MAX_WARNINGS) this.result.warnings.push('further warnings were left out');
+  }
+
+  /** Job progress: entities handled so far out of every group, resource and note. */
+  advance(n = 1): void {
+    this.done += n;
+    this.job.progress(this.done, this.index.groups.length + this.index.resources.length + this.index.notes.length);
   }
 
   checkCancelled(): void {
