@@ -5,14 +5,25 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../helpers/library.js';
-import { MANIFEST, applyImport, parseArchive, rawTar, uploadArchive, type Job } from '../helpers/transfer.js';
+import { startStubServer, type StubServer } from '../helpers/stub-server.js';
+import { MANIFEST, applyImport, parseArchive, rawTar, uploadArchive, waitJob, type Job } from '../helpers/transfer.js';
 
 let lib: TestLibrary;
+let stub: StubServer;
 
 beforeAll(async () => {
-  lib = await startTestLibrary(['-hash-worker-disabled']);
+  stub = await startStubServer();
+  stub.routes.set('/stall', (_req, res) => {
+    res.writeHead(200, { 'content-length': '1000' });
+    res.write('x');
+  });
+  // One worker slot: a stalled download keeps parse and apply jobs waiting.
+  lib = await startTestLibrary(['-hash-worker-disabled', '-max-job-concurrency', '1', '-allow-private-fetch', '127.0.0.1']);
 });
-afterAll(async () => lib?.close());
+afterAll(async () => {
+  await lib?.close();
+  await stub?.close();
+});
 
 const group = (name: string) => JSON.stringify({ export_id: 'g0001', name, shell: false, owner_ref: null, tags: [], related_groups: [], related_resources: [], related_notes: [], relationships: [], meta: {} });
 
@@ -93,5 +104,33 @@ describe('tolerated oddities', () => {
     const r = await applyImport(lib, id);
     expect(r).toMatchObject({ created_groups: 1 });
     expect((await lib.json<{ Name: string }[]>('GET', '/v1/groups')).body.map((g) => g.Name)).toEqual(['Kept']);
+  });
+});
+
+describe('imports whose jobs wait', () => {
+  it('answers 404 for the plan and 409 for an apply until parsed, and 409 while an apply is queued', async () => {
+    const stall = (await lib.json<{ jobs: Job[] }>('POST', '/v1/jobs/download/submit', { URL: `${stub.url}/stall` })).body.jobs[0].id;
+    const up = await uploadArchive(lib, rawTar([{ name: 'manifest.json', data: MANIFEST }, { name: 'groups/g0001.json', data: group('Queued') }]));
+    expect(up.status).toBe(202);
+    const id = up.body.jobId;
+    const early = await lib.json<{ error: string }>('GET', `/v1/imports/${id}/plan`);
+    expect(early.status).toBe(404);
+    expect(early.body.error).toMatch(/not ready/);
+    expect((await lib.json('POST', `/v1/imports/${id}/apply`, {})).status).toBe(409);
+    await lib.json('POST', `/v1/jobs/cancel?id=${stall}`);
+    expect((await waitJob(lib, id)).status).toBe('completed');
+
+    const stall2 = (await lib.json<{ jobs: Job[] }>('POST', '/v1/jobs/download/submit', { URL: `${stub.url}/stall` })).body.jobs[0].id;
+    const first = await lib.json<{ jobId: string }>('POST', `/v1/imports/${id}/apply`, {});
+    expect(first.status).toBe(202);
+    const second = await lib.json<{ error: string }>('POST', `/v1/imports/${id}/apply`, {});
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatch(/being applied/);
+    expect((await lib.fetch(`/v1/imports/${id}`, { method: 'DELETE' })).status).toBe(409);
+    // A cancelled apply leaves the plan applicable.
+    await lib.json('POST', `/v1/jobs/cancel?id=${first.body.jobId}`);
+    await lib.json('POST', `/v1/jobs/cancel?id=${stall2}`);
+    const r = await applyImport(lib, id);
+    expect(r.created_groups).toBe(1);
   });
 });

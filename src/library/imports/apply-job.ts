@@ -59,11 +59,15 @@ export function applyKind(deps: ApplyKindDeps): JobKind<ApplyPayload> {
   return {
     pausable: false,
     runningStatus: 'processing',
-    async run(payload, ctx) {
+    async run(payload, ctx, job) {
       const { lib, store } = deps;
       const id = payload.importId;
       const actor = { principal: payload.principal, origin: payload.origin };
       ctx.phase('reading archive');
+      const meta = await store.readMeta(id);
+      if (!meta) throw new Error('the staged import is gone');
+      if (meta.status === 'applied') throw new Error('this import was already applied');
+      await store.update(id, { status: 'applying', applyJobId: job.id });
       const [index, plan] = await Promise.all([store.readJson<ArchiveIndex>(id, 'index.json'), store.readJson<Plan>(id, 'plan.json')]);
       if (!index || !plan) throw new Error('the staged import is gone');
       const run = new ApplyRun({ lib, resources: deps.resources, dir: store.dir(id) }, index, plan, payload.decisions, actor, ctx);

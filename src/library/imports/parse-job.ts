@@ -25,7 +25,11 @@ export function parseKind(deps: { db: LibraryDb; store: ImportStore; settings: R
     async run(payload, ctx, job) {
       const { store } = deps;
       const dir = store.dir(job.id);
-      await rename(payload.uploadDir, dir);
+      // A retried parse job finds its upload already moved, and the archive gone once extracted.
+      await rename(payload.uploadDir, dir).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') throw new Error('the uploaded archive is no longer staged; upload it again');
+        throw e;
+      });
       try {
         await store.update(job.id, { id: job.id, status: 'parsing' });
         ctx.phase('reading archive');

@@ -39,6 +39,8 @@ function refuseScoped(p: Principal): void {
 
 export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store: ImportStore): void {
   const locks = new KeyedLock();
+  /** Import id → the apply job most recently submitted for it. */
+  const applying = new Map<string, string>();
   const queueFull = () => new HttpError(503, `download queue is full (max ${lib.jobs.capacityLimit} jobs) - all jobs are active or paused`);
 
   /** The caller's staged import, or the parse job still waiting to create it. */
@@ -105,9 +107,12 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
       const id = meta.id;
       const job = await locks.with(id, async () => {
         const current = (await store.readMeta(id))!;
+        const running = [current.applyJobId, applying.get(id)].some((jobId) => {
+          const j = jobId ? lib.jobs.get(jobId) : undefined;
+          return j !== undefined && !TERMINAL.has(j.status);
+        });
+        if (running) throw new HttpError(409, `import ${id} is being applied`);
         if (current.status === 'applied') throw new HttpError(409, `import ${id} was already applied`);
-        const running = current.applyJobId ? lib.jobs.get(current.applyJobId) : undefined;
-        if (current.status === 'applying' && running && !TERMINAL.has(running.status)) throw new HttpError(409, `import ${id} is being applied`);
         // "applying" without a running job: the process stopped midway; the plan may run again.
         if (current.status !== 'ready' && current.status !== 'applying') throw new HttpError(409, `import ${id} cannot be applied (status: ${current.status})`);
         if (Date.now() - Date.parse(current.createdAt) > lib.settings.millis('export_retention')) throw new HttpError(409, `import ${id} has expired; upload the archive again`);
@@ -118,8 +123,9 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
         if (!lib.jobs.canAccept(1)) throw queueFull();
         const actor = actorOf(req);
         const payload: ApplyPayload = { importId: id, decisions, principal: actor.principal, origin: actor.origin };
+        // The job records itself in meta.json when it starts; until then this map guards the plan.
         const submitted = lib.jobs.submit(IMPORT_APPLY, { ownerId: req.principal.userId, payload });
-        await store.update(id, { status: 'applying', applyJobId: submitted.id, error: undefined });
+        applying.set(id, submitted.id);
         return submitted;
       });
       return sendWrite(req, reply, { jobId: job.id }, `/admin/import?id=${id}`, 202);
@@ -153,8 +159,11 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
       const { meta, job } = await find(req, input.jobId);
       await locks.with(input.jobId, async () => {
         const current = meta ? await store.readMeta(input.jobId) : null;
-        const applying = current?.applyJobId ? lib.jobs.get(current.applyJobId) : undefined;
-        if (current?.status === 'applying' && applying && !TERMINAL.has(applying.status)) throw new HttpError(409, `import ${input.jobId} is being applied; cancel the apply job ${applying.id} first`);
+        for (const jobId of [current?.applyJobId, applying.get(input.jobId)]) {
+          const j = jobId ? lib.jobs.get(jobId) : undefined;
+          if (j && !TERMINAL.has(j.status)) throw new HttpError(409, `import ${input.jobId} is being applied; cancel the apply job ${j.id} first`);
+        }
+        applying.delete(input.jobId);
         if (job && !TERMINAL.has(job.status)) lib.jobs.cancel(job.id);
         const upload = (lib.jobs.payloadOf(input.jobId) as ParsePayload | undefined)?.uploadDir;
         if (upload) await store.remove(upload);
