@@ -88,6 +88,9 @@ describe('export job and download', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="stacks-export-\d{8}-\d{6}\.tar"/);
     expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
     expect(bytes.subarray(0, 13).toString()).toBe('manifest.json');
+    const part = await lib.fetch(`/v1/exports/${job.id}/download`, { headers: { range: 'bytes=0-99' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(0, 100));
     // The archive is not a public file, and exports are not download history.
     expect((await lib.fetch(`/files/_exports/${job.id}.tar`)).status).toBe(404);
     const history = await lib.json<{ downloads: unknown[] }>('GET', '/v1/downloads');
