@@ -2,8 +2,9 @@
 // and deleting a staged import. Imports belong to the uploader (admins see all); anything the
 // caller may not see answers 404. Group-limited principals may not import at all (403).
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, forbidden, notFound } from '../../core/http/errors.js';
 import { sendWrite } from '../../core/http/respond.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
@@ -32,6 +33,12 @@ const ApplyInput = Type.Object({
   shell_group_actions: Type.Optional(Type.Unknown({ description: '{export id: {action: create|map_to_existing, destination_id}}' })),
   excluded_items: Type.Optional(Type.Unknown({ description: 'export ids left out (a group takes its subtree and content along)' })),
 });
+
+/** Plans and results are sent as stored (they can be large); a vanished file is a 404. */
+async function sendJsonFile(reply: FastifyReply, path: string, missing: string): Promise<FastifyReply> {
+  if (!(await stat(path).catch(() => null))?.isFile()) throw notFound(missing);
+  return reply.type('application/json; charset=utf-8').send(createReadStream(path));
+}
 
 function refuseScoped(p: Principal): void {
   if (p.scopeGroupId !== null && !p.superUser) throw forbidden('group import is not available to group-limited accounts');
@@ -89,7 +96,7 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
       const { meta, job } = await find(req, input.jobId);
       if (meta?.status === 'failed') throw new HttpError(422, `the archive could not be parsed: ${meta.error ?? 'unknown error'}`);
       if (!meta || meta.status === 'parsing') throw notFound(`the plan of import ${input.jobId} is not ready yet${job ? ` (job ${job.status})` : ''}`);
-      return reply.type('application/json; charset=utf-8').send(createReadStream(store.file(input.jobId, 'plan.json')));
+      return sendJsonFile(reply, store.file(input.jobId, 'plan.json'), `the plan of import ${input.jobId} is gone`);
     },
   });
 
@@ -144,7 +151,7 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
       const importId = applyJob?.source === IMPORT_APPLY ? (lib.jobs.payloadOf(applyJob.id) as ApplyPayload).importId : input.jobId;
       const { meta } = await find(req, importId);
       if (!meta || meta.status !== 'applied') throw notFound(`import ${input.jobId} has no result yet${meta ? ` (status: ${meta.status})` : ''}`);
-      return reply.type('application/json; charset=utf-8').send(createReadStream(store.file(importId, 'result.json')));
+      return sendJsonFile(reply, store.file(importId, 'result.json'), `the result of import ${input.jobId} is gone`);
     },
   });
 
