@@ -9,7 +9,6 @@ import {
   SCHEMA_VERSION,
   blobPath,
   entityPath,
-  previewPath,
   type BlockPayload,
   type BlockRefs,
   type CarrierPayload,
@@ -357,4 +356,3 @@ export async function schemaPayloads(db: LibraryDb, set: ExportSet, kind: Schema
   });
 }
 
-export { previewPath };
