@@ -60,6 +60,9 @@ import { registerMrqlPages } from './mrql/pages.js';
 import { SearchService } from './search/service.js';
 import { installShortcodes } from './templates/index.js';
 import { registerSearchRoutes } from './search/routes.js';
+import { registerExportFeature } from './exports/feature.js';
+import { registerImportFeature } from './imports/feature.js';
+import { startTransferSweeps } from './archive/sweep.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -124,7 +127,10 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAdminRoutes(routes, lib);
   registerAdminPages(app, pageLayout, lib);
 
-  registerResourceFeature(app, routes, pageLayout, lib, downloads);
+  const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads);
+  const exportStore = registerExportFeature(app, routes, pageLayout, lib, resourceFeature.ctx.fs);
+  const importStore = registerImportFeature(app, routes, pageLayout, lib, resourceFeature);
+  startTransferSweeps(app, lib, exportStore, importStore);
 
   const notes = new NoteService(lib);
   const blocks = new BlockService(lib);

@@ -274,6 +274,15 @@ describe('remote and local imports', () => {
     const alt = await lib.json<R>('POST', '/v1/resource/local', { LocalPath: 'alt.txt', PathName: 'archive' });
     expect(alt.body).toMatchObject({ StorageLocation: 'archive', Location: '/alt.txt' });
   });
+
+  it("refuses LocalPath in the service's own folders", async () => {
+    for (const folder of ['_exports', '_imports', 'deleted', '.tmp']) {
+      mkdirSync(join(lib.dir, 'files', folder), { recursive: true });
+      writeFileSync(join(lib.dir, 'files', folder, 'x.txt'), 'private');
+      const r = await lib.json<{ error: string }>('POST', '/v1/resource/local', { LocalPath: `${folder}/x.txt` });
+      expect(r.status, folder).toBe(400);
+    }
+  });
 });
 
 describe('list filters', () => {
@@ -379,7 +388,11 @@ describe('edit, delete and bulk operations', () => {
     const d = await lib.json<{ ID: number }>('POST', `/v1/resource/delete?Id=${r.ID}`);
     expect(d.body).toEqual({ ID: r.ID });
     expect(existsSync(path)).toBe(false);
-    expect(filesUnder(join(lib.dir, 'files', 'deleted')).some((f) => f.includes(`${r.Hash}__${r.ID}__nil___`))).toBe(true);
+    const backup = filesUnder(join(lib.dir, 'files', 'deleted')).find((f) => f.includes(`${r.Hash}__${r.ID}__nil___`));
+    expect(backup).toBeDefined();
+    // The backup is for the operator, not for anyone who knows the hash.
+    const relative = backup!.slice(backup!.indexOf('/deleted/'));
+    expect((await lib.fetch(`/files${relative}`)).status).toBe(404);
     expect((await lib.json('GET', `/v1/resource?id=${r.ID}`)).status).toBe(404);
     expect((await lib.fetch(r.url)).status).toBe(404);
   });

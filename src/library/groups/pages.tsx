@@ -163,6 +163,9 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
               <p>
                 <a href={`/group/tree?containing=${group.ID}`}>Show in tree</a>
               </p>
+              <p>
+                <a href={`/admin/export?groups=${group.ID}`}>Export</a>
+              </p>
               <PostButton action="/v1/group/clone" label="Clone" fields={{ ID: group.ID }} />
               <form method="post" action="/v1/groups/merge" class="card form" data-testid="merge-form">
                 <FormPage req={req} />

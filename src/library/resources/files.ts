@@ -8,6 +8,18 @@ import { sendFile } from '../../core/storage/serve.js';
 import { mimeForExtension } from '../../core/storage/sniff.js';
 import type { Filesystems } from './storage.js';
 
+/**
+ * Export archives and import staging are reachable only through their own, owner-checked
+ * routes; the backup copies of deleted resources are not reachable at all.
+ */
+export const PRIVATE_FOLDERS = new Set(['_exports', '_imports', 'deleted']);
+
+/** Whether a location inside a filesystem lies in a dot folder or a private folder. */
+export function isPrivateLocation(location: string): boolean {
+  const segments = location.split('/').filter((seg) => seg !== '');
+  return segments.some((seg) => seg.startsWith('.')) || PRIVATE_FOLDERS.has(segments[0] ?? '');
+}
+
 const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
 export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void {
@@ -18,7 +30,7 @@ export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void 
     } catch {
       throw notFound();
     }
-    if (rel.split('/').some((seg) => seg.startsWith('.'))) throw notFound();
+    if (isPrivateLocation(rel)) throw notFound();
     let path: string;
     try {
       path = fs.get(key).resolve(rel);

@@ -22,6 +22,7 @@ import { detectCategory } from './auto-detect.js';
 import { joinSeries, resolveSeries } from './series-meta.js';
 import { replaceLinks, requireIds } from './links.js';
 import { Filesystems } from './storage.js';
+import { isPrivateLocation } from './files.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRow } from './records.js';
 
@@ -188,6 +189,8 @@ export class IngestService {
       throw e;
     }
     const location = '/' + full.slice(store.root.length + 1).split('\\').join('/');
+    // Temporary uploads, previews, exports, imports and deleted backups are the service's own.
+    if (isPrivateLocation(location)) throw badRequest(`LocalPath ${input.LocalPath} lies in a folder the service keeps for itself`);
     const existing = await this.findLocal(location, storage);
     if (existing) return { row: existing, existed: true };
     const info = await stat(full).catch(() => null);

@@ -25,6 +25,8 @@ const ADMIN_MENU: [string, string][] = [
   ['Series', '/seriesList'],
   ['Shares', '/admin/shares'],
   ['Downloads', '/downloads'],
+  ['Export', '/admin/export'],
+  ['Import', '/admin/import'],
   ['Settings', '/admin/settings'],
   ['Logs', '/logs'],
 ];
