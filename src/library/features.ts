@@ -148,6 +148,6 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerMrqlPages(app, pageLayout, mrql);
   registerSearchRoutes(routes, new SearchService(lib));
 
-  registerDashboard(app, pageLayout, tags, groups);
+  registerDashboard(app, pageLayout, lib);
   return { share };
 }

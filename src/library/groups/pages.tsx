@@ -208,11 +208,11 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           <Section title="Sub-groups" empty={g.OwnGroups.length === 0} more={`/groups?OwnerId=${g.ID}`}>
             <ul>{g.OwnGroups.map((c) => <li><GroupLink g={c} /></li>)}</ul>
           </Section>
-          <Section title="Own notes" empty={g.OwnNotes.length === 0}>
-            <ul>{g.OwnNotes.map((n) => <li>{n.Name}</li>)}</ul>
+          <Section title="Own notes" empty={g.OwnNotes.length === 0} more={`/notes?OwnerId=${g.ID}`}>
+            <ul>{g.OwnNotes.map((n) => <li><a href={`/note?id=${n.ID}`}>{n.Name}</a></li>)}</ul>
           </Section>
-          <Section title="Own resources" empty={g.OwnResources.length === 0}>
-            <ul>{g.OwnResources.map((r) => <li>{r.Name}</li>)}</ul>
+          <Section title="Own resources" empty={g.OwnResources.length === 0} more={`/resources?OwnerId=${g.ID}`}>
+            <ul>{g.OwnResources.map((r) => <li><a href={`/resource?id=${r.ID}`}>{r.Name}</a></li>)}</ul>
           </Section>
             </div>
           )}
@@ -220,10 +220,10 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
             <ul>{g.RelatedGroups.map((c) => <li><GroupLink g={c} /></li>)}</ul>
           </Section>
           <Section title="Related notes" empty={g.RelatedNotes.length === 0}>
-            <ul>{g.RelatedNotes.map((n) => <li>{n.Name}</li>)}</ul>
+            <ul>{g.RelatedNotes.map((n) => <li><a href={`/note?id=${n.ID}`}>{n.Name}</a></li>)}</ul>
           </Section>
           <Section title="Related resources" empty={g.RelatedResources.length === 0}>
-            <ul>{g.RelatedResources.map((r) => <li>{r.Name}</li>)}</ul>
+            <ul>{g.RelatedResources.map((r) => <li><a href={`/resource?id=${r.ID}`}>{r.Name}</a></li>)}</ul>
           </Section>
           <Section title="Relations" empty={g.Relationships.length === 0} more={`/relation/new?FromGroupId=${g.ID}`} moreLabel="Add relation">
             <ul>

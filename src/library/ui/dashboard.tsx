@@ -1,52 +1,105 @@
-// /dashboard: the newest groups and tags. Resources and notes join it with their issues.
+// /dashboard (companion §12.7): the six newest resources, notes, groups and tags, and an
+// activity feed of the 20 newest creations and edits across them, each section one statement.
 import type { FastifyInstance } from 'fastify';
-import { h } from '../../core/html/jsx.js';
+import { sql } from 'kysely';
+import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
-import type { TagService } from '../tags/service.js';
-import { tagRecord } from '../tags/service.js';
-import type { GroupService } from '../groups/service.js';
+import type { Library } from '../context.js';
 
 const RECENT = 6;
+const ACTIVITY = 20;
 
-export function registerDashboard(app: FastifyInstance, layout: Layout, tags: TagService, groups: GroupService): void {
+interface Item {
+  id: number;
+  name: string;
+  description: string;
+}
+
+interface Activity {
+  type: 'resource' | 'note' | 'group' | 'tag';
+  id: number;
+  name: string;
+  action: 'created' | 'updated';
+  at: string;
+}
+
+const PAGE: Record<Activity['type'], string> = { resource: '/resource', note: '/note', group: '/group', tag: '/tag' };
+
+function ago(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+function Cards(props: { title: string; items: Item[]; page: string; empty: SafeHtml; thumbs?: boolean }): SafeHtml {
+  return (
+    <section>
+      <h2>{props.title}</h2>
+      {props.items.length === 0 ? (
+        <p class="empty">{props.empty}</p>
+      ) : (
+        <ul class="cards">
+          {props.items.map((i) => (
+            <li class="card">
+              {props.thumbs ? <img src={`/v1/resource/preview?ID=${i.id}&Height=120`} alt="" loading="lazy" height={120} class="thumb" /> : null}
+              <a href={`${props.page}?id=${i.id}`}>{i.name}</a>
+              {i.description ? <p>{i.description.length > 160 ? `${i.description.slice(0, 160)}…` : i.description}</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function registerDashboard(app: FastifyInstance, layout: Layout, lib: Library): void {
+  const recent = (table: 'resources' | 'notes' | 'groups' | 'tags') =>
+    lib.db.selectFrom(table as 'tags').select(['id', 'name', 'description']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(RECENT).execute();
+
   registerPage(app, layout, {
     path: '/dashboard',
     load: async () => {
-      const [recentTags, recentGroups] = await Promise.all([tags.crud.list({ page: 1 }, undefined, RECENT), groups.list({ page: 1 }, RECENT)]);
-      return { pageTitle: 'Dashboard', groups: recentGroups.rows, tags: recentTags.rows.map(tagRecord) };
+      // An edit counts only when it came more than a second after the creation.
+      const edited = lib.kind === 'sqlite' ? sql`julianday(updated_at) > julianday(created_at) + 1.0 / 86400` : sql`updated_at > created_at + interval '1 second'`;
+      const events = (table: string, type: string) => sql`
+        SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)}
+        UNION ALL
+        SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${edited}`;
+      const [resources, notes, groups, tags, activity] = await Promise.all([
+        recent('resources'),
+        recent('notes'),
+        recent('groups'),
+        recent('tags'),
+        sql<Activity>`SELECT * FROM (${events('resources', 'resource')} UNION ALL ${events('notes', 'note')} UNION ALL ${events('groups', 'group')} UNION ALL ${events('tags', 'tag')}) a
+          ORDER BY at DESC LIMIT ${ACTIVITY}`.execute(lib.db),
+      ]);
+      return { pageTitle: 'Dashboard', resources, notes, groups, tags, activity: activity.rows };
     },
-    view: (ctx) => (
-      <section class="dashboard">
-        <h2>Recent groups</h2>
-        <ul class="cards">
-          {ctx.groups.map((g) => (
-            <li class="card">
-              <a href={`/group?id=${g.ID}`}>{g.Name}</a>
-              {g.Category ? <small> · {g.Category.Name}</small> : null}
-              <p>{g.Description}</p>
-            </li>
-          ))}
-        </ul>
-        {ctx.groups.length === 0 ? (
-          <p class="empty">
-            No groups yet. <a href="/group/new">Create a group</a>.
-          </p>
-        ) : null}
-        <h2>Recent tags</h2>
-        <ul class="cards">
-          {ctx.tags.map((t) => (
-            <li class="card">
-              <a href={`/tag?id=${t.ID}`}>{t.Name}</a>
-              <p>{t.Description}</p>
-            </li>
-          ))}
-        </ul>
-        {ctx.tags.length === 0 ? (
-          <p class="empty">
-            No tags yet. <a href="/tag/new">Create a tag</a>.
-          </p>
-        ) : null}
-      </section>
-    ),
+    view: (ctx) => {
+      const now = Date.now();
+      return (
+        <div class="dashboard">
+          <Cards title="Recent resources" items={ctx.resources} page="/resource" thumbs empty={<span>No resources yet. <a href="/resource/new">Upload files</a>.</span>} />
+          <Cards title="Recent notes" items={ctx.notes} page="/note" empty={<span>No notes yet. <a href="/note/new">Write a note</a>.</span>} />
+          <Cards title="Recent groups" items={ctx.groups} page="/group" empty={<span>No groups yet. <a href="/group/new">Create a group</a>.</span>} />
+          <Cards title="Recent tags" items={ctx.tags} page="/tag" empty={<span>No tags yet. <a href="/tag/new">Create a tag</a>.</span>} />
+          <section>
+            <h2>Activity</h2>
+            <ul class="activity" data-testid="activity">
+              {ctx.activity.map((e) => (
+                <li>
+                  <span class="tag">{e.type}</span> <a href={`${PAGE[e.type]}?id=${e.id}`}>{e.name}</a> {e.action}{' '}
+                  <time datetime={e.at} title={e.at}>
+                    {ago(e.at, now)}
+                  </time>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+      );
+    },
   });
 }
