@@ -148,7 +148,12 @@ describe('download queue', () => {
     expect(mine.length).toBeLessThan(30);
     await lib.json('POST', '/v1/jobs/clearCompleted');
     await sse.until((e) => e.some((x) => x.event === 'removed' && (x.data as { job: Job }).job.id === job.id));
+    const subscribed = lib.lib.jobs.subscriberCount;
+    expect(subscribed).toBeGreaterThan(0);
     await sse.close();
+    // A client that goes away leaves no subscription behind.
+    for (let i = 0; i < 100 && lib.lib.jobs.subscriberCount >= subscribed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(lib.lib.jobs.subscriberCount).toBe(subscribed - 1);
   }, 20_000);
 
   it('answers 503 when a hundred jobs are active', async () => {

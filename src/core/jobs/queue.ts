@@ -119,6 +119,11 @@ export class JobQueue {
     return () => this.listeners.delete(listener);
   }
 
+  /** Live subscriptions (event-stream clients); a disconnected client must not stay counted. */
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
   /** Jobs in submission order; `visible` decides which a caller may see. */
   list(visible: (ownerId: number | null) => boolean = () => true): JobSnapshot[] {
     return [...this.jobs.values()].filter((j) => visible(j.ownerId)).map((j) => ({ ...j.snap }));
