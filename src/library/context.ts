@@ -1,5 +1,7 @@
 // Everything a feature module needs, built once by main.ts.
-import type { DbKind } from '../core/db/connect.js';
+import type { Dialect } from '../core/db/dialect/index.js';
+import type { Transactor } from '../core/db/repository.js';
+import type { Database } from './schema/database.js';
 import type { EventBus } from '../core/events/bus.js';
 import type { LibraryConfig } from './config.js';
 import type { LibraryDb } from './schema/database.js';
@@ -12,7 +14,10 @@ import type { DownloadImporter } from './downloads/kind.js';
 
 export interface Library {
   db: LibraryDb;
-  kind: DbKind;
+  /** How this database spells what the engines spell differently. */
+  dialect: Dialect;
+  /** Runs several repositories' statements in one transaction. */
+  transactor: Transactor<Database>;
   bus: EventBus<Principal>;
   config: LibraryConfig;
   /** The implicit actor while authentication is off. */
@@ -27,4 +32,12 @@ export interface Library {
   importDownload?: DownloadImporter;
   /** When the process started (server stats). */
   startedAt: Date;
+}
+
+/** What a feature's wiring (its feature.ts) receives: where to register, and the core services. */
+export interface FeatureHost {
+  app: import('fastify').FastifyInstance;
+  routes: import('./http/routes.js').LibraryRoutes;
+  layout: import('../core/http/pages.js').Layout;
+  lib: Library;
 }

@@ -1,14 +1,12 @@
 // Registers every feature's API routes and pages. Each feature owns one line here.
 import type { FastifyInstance } from 'fastify';
-import type { Library } from './context.js';
+import type { FeatureHost, Library } from './context.js';
 import type { LibraryRoutes } from './http/routes.js';
 import { layout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuditPages } from './audit/pages.js';
-import { TagService } from './tags/service.js';
-import { registerTagRoutes } from './tags/routes.js';
-import { registerTagPages } from './tags/pages.js';
+import { tagsFeature } from './tags/feature.js';
 import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
@@ -76,9 +74,8 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAuditRoutes(routes, audit);
   registerAuditPages(app, pageLayout, audit);
 
-  const tags = new TagService(lib);
-  registerTagRoutes(routes, tags);
-  registerTagPages(app, pageLayout, tags);
+  const host: FeatureHost = { app, routes, layout: pageLayout, lib };
+  tagsFeature(host);
 
   const groups = new GroupService(lib);
   registerGroupRoutes(routes, lib, groups);

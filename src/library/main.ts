@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { connect } from '../core/db/connect.js';
+import { Transactor } from '../core/db/repository.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { EventBus } from '../core/events/bus.js';
 import { createHttpServer } from '../core/http/server.js';
@@ -66,7 +67,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
 
   const handle = connect<Database>({ kind: config.dbKind, dsn: config.dbDsn, maxConnections: config.maxDbConnections });
   try {
-    await migrateToLatest(handle.db as unknown as Kysely<unknown>, libraryMigrations(handle.kind));
+    await migrateToLatest(handle.db as unknown as Kysely<unknown>, libraryMigrations(handle.dialect));
     await seedEmptyLibrary(handle.db);
   } catch (e) {
     await handle.close();
@@ -75,21 +76,22 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   const root = await ensureRootAdmin(handle.db, log);
   if (config.cleanupLogsDays > 0) {
     const cutoff = new Date(Date.now() - config.cleanupLogsDays * 86_400_000).toISOString();
-    const removed = await new LogRepository(handle.db, handle.kind).deleteOlderThan(cutoff);
+    const removed = await new LogRepository(handle.db, handle.dialect).deleteOlderThan(cutoff);
     log(`removed ${removed} audit-log entries older than ${config.cleanupLogsDays} days`);
   }
 
   const settings = new RuntimeSettings(handle.db, bootSettings(config));
   await settings.load(log);
-  const audit = new AuditLog(new LogRepository(handle.db, handle.kind));
-  const history = new DownloadHistory(handle.db, handle.kind);
+  const audit = new AuditLog(new LogRepository(handle.db, handle.dialect));
+  const history = new DownloadHistory(handle.db, handle.dialect);
   const jobs = new JobQueue({
     concurrency: config.maxJobConcurrency,
     onTerminal: (job, ownerId, payload) => (job.source === DOWNLOAD ? history.record(job, ownerId, payload as DownloadPayload) : undefined),
   });
   const lib: Library = {
     db: handle.db,
-    kind: handle.kind,
+    dialect: handle.dialect,
+    transactor: new Transactor(handle.db),
     bus: new EventBus<Principal>(),
     config,
     root,

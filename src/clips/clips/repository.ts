@@ -1,7 +1,7 @@
 // Clip rows: lookups, the filtered list (one indexed statement plus one for the page's tags),
 // and the hidden-tag counts; no rules here.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { escapeLike } from '../../core/db/dialect.js';
+import { escapeLike } from '../../core/db/values.js';
 import type { ClipDatabase } from '../schema/database.js';
 import { carriesSubtree, idList, isLive, subtreeIds, type TagRef } from '../tags/sql.js';
 

@@ -1,7 +1,7 @@
 // Hidden tags (companion §3.7): a stored preference for clients (settings.hidden_tags) and the
 // effective hidden set a list call computes from its own `hidden` and `tag` parameters.
 import type { Kysely } from 'kysely';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { ClipDatabase } from '../schema/database.js';
 import { ancestorsOf } from './names.js';
 import type { TagRepository } from './repository.js';

@@ -16,12 +16,17 @@ import {
   OperationNodeTransformer,
   type ValueNode,
 } from 'kysely';
+import type { DbKind, Dialect } from './dialect/types.js';
+import { sqliteDialect } from './dialect/sqlite.js';
+import { postgresDialect } from './dialect/postgres.js';
 
-export type DbKind = 'sqlite' | 'postgres';
+export type { DbKind } from './dialect/types.js';
+
 
 export interface DbHandle<DB> {
   db: Kysely<DB>;
   kind: DbKind;
+  dialect: Dialect;
   /** The raw SQLite connection (SQLite only). */
   sqlite?: Database.Database;
   close(): Promise<void>;
@@ -54,6 +59,11 @@ class SqliteBooleans implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
   }
+}
+
+/** Plugins every SQLite Kysely instance runs with (the SQL snapshots use them too). */
+export function sqlitePlugins(): KyselyPlugin[] {
+  return [new SqliteBooleans()];
 }
 
 export interface ConnectOptions {
@@ -104,8 +114,8 @@ export function newPool(dsn: string, max: number): pg.Pool {
 export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
   if (options.kind === 'sqlite') {
     const conn = openSqlite(options.dsn, options.readonly);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), plugins: [new SqliteBooleans()] });
-    return { db, kind: 'sqlite', sqlite: conn, close: () => db.destroy() };
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), plugins: sqlitePlugins() });
+    return { db, kind: 'sqlite', dialect: sqliteDialect, sqlite: conn, close: () => db.destroy() };
   }
   const pool = newPool(options.dsn, options.maxConnections || 10);
   if (options.readonly) {
@@ -114,5 +124,5 @@ export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
     });
   }
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return { db, kind: 'postgres', dialect: postgresDialect, close: () => db.destroy() };
 }

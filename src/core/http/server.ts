@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { constraintFailure } from '../db/constraint.js';
 import { HttpError } from './errors.js';
 
 export interface HttpServerOptions {
@@ -31,9 +32,35 @@ export function errorBody(err: HttpError): Record<string, unknown> {
   return { error: err.message, ...err.extra };
 }
 
+/** An error that knows its HTTP form (MRQL errors, say): mapped here, nowhere else. */
+export interface DomainError {
+  toHttpError(): HttpError;
+}
+
+function isDomainError(err: unknown): err is DomainError {
+  return typeof (err as Partial<DomainError> | null)?.toHttpError === 'function';
+}
+
+/** A constraint the database enforced that a service did not check first (a race, say). */
+function constraintError(err: unknown): HttpError | null {
+  const failure = constraintFailure(err);
+  if (!failure) return null;
+  switch (failure.kind) {
+    case 'unique':
+      return new HttpError(409, 'conflicts with an existing record (a name or key that must be unique is already taken)');
+    case 'foreign_key':
+      return new HttpError(409, 'conflicts with related records (something it refers to is missing, or something still refers to it)');
+    default:
+      return new HttpError(400, 'breaks a data rule (a required value is missing or out of range)');
+  }
+}
+
 /** Maps any thrown value to an HttpError; unknown errors become 500 without leaking internals. */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  if (isDomainError(err)) return err.toHttpError();
+  const constraint = constraintError(err);
+  if (constraint) return constraint;
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (e instanceof SyntaxError)) {

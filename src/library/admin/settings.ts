@@ -2,7 +2,7 @@
 // without a restart. A row in runtime_settings overrides the boot default (flags, environment,
 // built-in default); deleting the row returns to it. Every change is audited.
 import { parseDuration } from '../../core/config/duration.js';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { LibraryDb } from '../schema/database.js';
 

@@ -24,7 +24,7 @@ function formatUptime(seconds: number): string {
 
 /** The SQLite database file's size (0 for PostgreSQL and in-memory databases). */
 async function dbFileSize(lib: Library): Promise<number> {
-  if (lib.kind !== 'sqlite' || lib.config.dbDsn === ':memory:') return 0;
+  if (lib.dialect.kind !== 'sqlite' || lib.config.dbDsn === ':memory:') return 0;
   const file = lib.config.dbDsn.replace(/^file:/, '').split('?')[0];
   const sizes = await Promise.all([file, `${file}-wal`].map((f) => stat(f).then((s) => s.size, () => 0)));
   return sizes.reduce((a, b) => a + b, 0);
@@ -49,8 +49,8 @@ export async function serverStats(lib: Library) {
     // Node has no goroutines; active handles are the nearest measure of concurrent work.
     goroutines: handles,
     goVersion: `node ${process.version}`,
-    dbType: lib.kind === 'sqlite' ? 'SQLITE' : 'POSTGRES',
-    dbOpenConns: lib.kind === 'sqlite' ? 1 : lib.config.maxDbConnections || 10,
+    dbType: lib.dialect.kind === 'sqlite' ? 'SQLITE' : 'POSTGRES',
+    dbOpenConns: lib.dialect.kind === 'sqlite' ? 1 : lib.config.maxDbConnections || 10,
     dbIdleConns: 0,
     dbInUse: 0,
     dbFileSizeBytes,
@@ -135,7 +135,7 @@ export async function dataStats(lib: Library) {
     ],
     growth,
     config: {
-      dbType: lib.kind === 'sqlite' ? 'SQLITE' : 'POSTGRES',
+      dbType: lib.dialect.kind === 'sqlite' ? 'SQLITE' : 'POSTGRES',
       ephemeralMode: lib.config.ephemeral,
       memoryDb: lib.config.dbDsn === ':memory:',
       bindAddress: `${lib.config.host}:${lib.config.port}`,

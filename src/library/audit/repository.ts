@@ -1,7 +1,7 @@
 // Audit-log rows: insert and the filtered, paged list.
 import { sql } from 'kysely';
-import type { DbKind } from '../../core/db/connect.js';
-import { containsText } from '../../core/db/dialect.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { containsText } from '../../core/db/fragments.js';
 import type { LibraryDb, LogEntryTable } from '../schema/database.js';
 import { applyDateBounds, applySort, sortTerms } from '../common/list.js';
 import type { Insertable, Selectable } from 'kysely';
@@ -25,7 +25,7 @@ const SORTABLE = ['id', 'created_at', 'level', 'action', 'entity_type', 'entity_
 export class LogRepository {
   constructor(
     private readonly db: LibraryDb,
-    private readonly kind: DbKind,
+    private readonly dialect: Dialect,
   ) {}
 
   async insert(row: Insertable<LogEntryTable>): Promise<void> {
@@ -42,13 +42,13 @@ export class LogRepository {
     if (f.Action) q = q.where('action', '=', f.Action);
     if (f.EntityType) q = q.where('entity_type', '=', f.EntityType);
     if (f.EntityID !== undefined) q = q.where('entity_id', '=', f.EntityID);
-    if (f.Message) q = q.where(containsText(this.kind, 'log_entries.message', f.Message));
-    if (f.RequestPath) q = q.where(containsText(this.kind, 'log_entries.request_path', f.RequestPath));
+    if (f.Message) q = q.where(containsText(this.dialect, 'log_entries.message', f.Message));
+    if (f.RequestPath) q = q.where(containsText(this.dialect, 'log_entries.request_path', f.RequestPath));
     return applyDateBounds(q, 'log_entries', 'created_at', f.CreatedBefore, f.CreatedAfter, 'Created');
   }
 
   async list(f: LogFilter, limit: number, offset: number): Promise<{ rows: LogRow[]; total: number }> {
-    const terms = sortTerms(this.kind, 'log_entries', f.SortBy, { columns: SORTABLE, meta: false });
+    const terms = sortTerms(this.dialect, 'log_entries', f.SortBy, { columns: SORTABLE, meta: false });
     const rows = await applySort(this.filtered(f).selectAll(), terms).limit(limit).offset(offset).execute();
     const { total } = await this.filtered(f).select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
     return { rows, total: Number(total) };

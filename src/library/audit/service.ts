@@ -1,7 +1,7 @@
 // The audit log: every create, update and delete that passes the event bus becomes an entry
 // (companion §12.10). A failed log write never fails the operation that caused it.
 import type { ChangeEvent, EventBus, RequestOrigin } from '../../core/events/bus.js';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import type { Principal } from '../auth/principal.js';
 import { LogRepository, type LogRow } from './repository.js';
 

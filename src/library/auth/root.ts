@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/bcrypt';
 import type { LibraryDb } from '../schema/database.js';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import type { Principal } from './principal.js';
 
 async function oldestAdmin(db: LibraryDb) {

@@ -2,7 +2,7 @@
 // note's first text block (lowest position, then lowest id); saving a new description writes it
 // into that block.
 import type { Kysely } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
 import type { JsonObject } from './records.js';
 

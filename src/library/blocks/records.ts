@@ -1,6 +1,6 @@
 // The note block record (contract: Note block; camelCase on the wire).
 import type { Selectable } from 'kysely';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { NoteBlockTable } from '../schema/database.js';
 
 export type BlockRow = Selectable<NoteBlockTable>;

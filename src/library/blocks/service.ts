@@ -3,7 +3,7 @@
 // key grows past REBALANCE_LENGTH), the noteId ownership guard, and the note description kept in
 // step with the first text block.
 import type { Kysely } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

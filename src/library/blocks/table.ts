@@ -5,7 +5,7 @@
 import { badRequest } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import { QueryService } from '../queries/service.js';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { BlockRow, JsonObject } from './records.js';
 
 export interface TableData {

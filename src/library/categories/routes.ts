@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { badRequest } from '../../core/http/errors.js';
 import { commonListFields } from '../common/list.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { crudTimeline, registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { registerTimeline } from '../timelines/routes.js';
 import type { CarrierInput, CarrierService } from './service.js';
@@ -80,5 +80,5 @@ export function registerCarrierRoutes(routes: LibraryRoutes, carriers: CarrierSe
   });
 
   registerInlineEdits(routes, carriers.crud, { base: k.api.inline, page: k.pages.detail, needs: 'editor', tag });
-  if (k.api.timeline) registerTimeline(routes, { path: k.api.timeline, tag, crud: carriers.crud, input: CarrierListInput });
+  if (k.api.timeline) registerTimeline(routes, { path: k.api.timeline, tag, source: crudTimeline(carriers.crud), input: CarrierListInput });
 }

@@ -2,7 +2,7 @@
 // MetaSchema compiled on save, SectionConfig must be a JSON object, and the deletion rules of
 // companion §2.8 (the Default resource category stays; its resources move back to it).
 import type { Updateable } from 'kysely';
-import { nowIso, parseJson, bool } from '../../core/db/dialect.js';
+import { nowIso, parseJson, bool } from '../../core/db/values.js';
 import { badRequest, conflict } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

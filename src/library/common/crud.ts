@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable, type SelectQueryBuilder, type Transaction, type Updateable } from 'kysely';
 import { Type } from '@sinclair/typebox';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import { sendWrite } from '../../core/http/respond.js';
 import type { ChangeAction } from '../../core/events/bus.js';
@@ -115,14 +115,14 @@ export class Crud<T extends NamedTable> {
 
   /** The filtered query before select, sort and paging. */
   filtered(input: CommonListInput, extra?: (q: AnyQuery) => AnyQuery): AnyQuery {
-    let q = applyCommonFilters(this.lib.db.selectFrom(this.t), this.lib.kind, this.kind.table, input) as AnyQuery;
+    let q = applyCommonFilters(this.lib.db.selectFrom(this.t), this.lib.dialect, this.kind.table, input) as AnyQuery;
     if (extra) q = extra(q);
     return q;
   }
 
   async list(input: CommonListInput, extra?: (q: AnyQuery) => AnyQuery, perPage?: number) {
     const { page, perPage: size, offset } = pageOf(input.page, perPage);
-    const terms = sortTerms(this.lib.kind, this.kind.table, input.SortBy, this.kind.sort);
+    const terms = sortTerms(this.lib.dialect, this.kind.table, input.SortBy, this.kind.sort);
     const rows = await applySort(this.filtered(input, extra).selectAll(this.t), terms).limit(size).offset(offset).execute();
     return { rows: rows as unknown as Row<T>[], page, perPage: size };
   }
@@ -163,6 +163,33 @@ export class Crud<T extends NamedTable> {
   }
 }
 
+/**
+ * A timeline source over a Crud table, optionally with the list's own filtered query.
+ * Transitional: features move to NamedRepository.timeline as they get their repositories.
+ */
+export function crudTimeline<T extends NamedTable, I extends CommonListInput>(crud: Crud<T>, filtered?: (input: I) => AnyQuery) {
+  return {
+    label: crud.kind.label,
+    async counts(input: I, buckets: readonly { start: string; end: string }[]) {
+      const base = filtered ? filtered(input) : crud.filtered(input);
+      const table = crud.kind.table;
+      const created = sql.ref(`${table}.created_at`);
+      const updated = sql.ref(`${table}.updated_at`);
+      const from = buckets[0].start;
+      const to = buckets[buckets.length - 1].end;
+      const sums = buckets.flatMap((b, i) => [
+        sql<number>`sum(CASE WHEN ${created} >= ${b.start} AND ${created} < ${b.end} THEN 1 ELSE 0 END)`.as(`c${i}`),
+        sql<number>`sum(CASE WHEN ${updated} >= ${b.start} AND ${updated} < ${b.end} AND ${updated} > ${created} THEN 1 ELSE 0 END)`.as(`u${i}`),
+      ]);
+      const row = (await base
+        .where(sql<boolean>`((${created} >= ${from} AND ${created} < ${to}) OR (${updated} >= ${from} AND ${updated} < ${to}))`)
+        .select(sums)
+        .executeTakeFirst()) as Record<string, number | null> | undefined;
+      return buckets.map((_, i) => ({ created: Number(row?.[`c${i}`] ?? 0), updated: Number(row?.[`u${i}`] ?? 0) }));
+    },
+  };
+}
+
 /** Sends a list with page headers (and X-Total-Count when given). */
 export function sendList<R>(reply: import('fastify').FastifyReply, rows: R[], page: number, perPage: number, total?: number): R[] {
   setPageHeaders(reply, page, perPage, total);
@@ -180,9 +207,15 @@ const EditInput = Type.Object({
  * Registers `<base>/editName?id=` and/or `<base>/editDescription?id=`. The new value is the
  * body's Name/Description (or `value`); the reply is {ok: true, id} (companion §11.1).
  */
-export function registerInlineEdits<T extends NamedTable>(
+/** What inline edits need: a label and the edit itself (Crud today, NamedEntities next). */
+export interface InlineEditable {
+  kind: { label: string };
+  editField(actor: Actor, id: number | undefined, field: 'name' | 'description', value: string): Promise<void>;
+}
+
+export function registerInlineEdits(
   routes: LibraryRoutes,
-  crud: Crud<T>,
+  crud: InlineEditable,
   opts: { base: string; page: string; needs: Capability; tag: string; name?: boolean; description?: boolean },
 ): void {
   const edits: ['name' | 'description', string][] = [];

@@ -4,8 +4,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { FastifyReply } from 'fastify';
-import type { DbKind } from '../../core/db/connect.js';
-import { containsText, jsonKeyText } from '../../core/db/dialect.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { containsText } from '../../core/db/fragments.js';
+import { jsonPathExpr } from '../../core/db/fragments.js';
 import { badRequest } from '../../core/http/errors.js';
 
 export const PAGE_SIZE = 50;
@@ -52,13 +53,13 @@ export function setPageHeaders(reply: FastifyReply, page: number, perPage: numbe
 /** Applies Name, Description and the created-date bounds to `table`. */
 export function applyCommonFilters<DB, TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
-  kind: DbKind,
+  dialect: Dialect,
   table: string,
   input: CommonListInput,
 ): SelectQueryBuilder<DB, TB, O> {
   let q = qb;
-  if (input.Name) q = q.where(containsText(kind, `${table}.name`, input.Name));
-  if (input.Description) q = q.where(containsText(kind, `${table}.description`, input.Description));
+  if (input.Name) q = q.where(containsText(dialect, `${table}.name`, input.Name));
+  if (input.Description) q = q.where(containsText(dialect, `${table}.description`, input.Description));
   q = applyDateBounds(q, table, 'created_at', input.CreatedBefore, input.CreatedAfter, 'Created');
   return q;
 }
@@ -90,7 +91,7 @@ export interface SortSpec {
 }
 
 /** Validates SortBy entries and returns ORDER BY terms, ending with created_at desc, id desc. */
-export function sortTerms(kind: DbKind, table: string, sortBy: string[] | undefined, spec: SortSpec): RawBuilder<unknown>[] {
+export function sortTerms(dialect: Dialect, table: string, sortBy: string[] | undefined, spec: SortSpec): RawBuilder<unknown>[] {
   const terms: RawBuilder<unknown>[] = [];
   for (const entry of sortBy ?? []) {
     if (entry.trim() === '') continue;
@@ -102,7 +103,7 @@ export function sortTerms(kind: DbKind, table: string, sortBy: string[] | undefi
     if (key.startsWith('meta')) {
       if (!spec.meta) throw badRequest(`invalid SortBy "${entry}": this list has no metadata`);
       const metaKey = /'([a-z_]+)'/.exec(key)![1];
-      terms.push(sql`${jsonKeyText(kind, `${table}.meta`, metaKey)} ${dir}`);
+      terms.push(sql`${jsonPathExpr(dialect, `${table}.meta`, [metaKey], (e) => e.value)} ${dir}`);
     } else if (spec.computed?.[key]) {
       terms.push(sql`${spec.computed[key]} ${dir}`);
     } else if (spec.columns.includes(key)) {

@@ -2,8 +2,9 @@
 // terminal state, keyed by job id; a retry of the same job updates its row (attempts + 1,
 // the newer outcome wins). Lists are filtered, sorted and paged in SQL.
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import type { DbKind } from '../../core/db/connect.js';
-import { containsText, parseJson } from '../../core/db/dialect.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { parseJson } from '../../core/db/values.js';
+import { containsText } from '../../core/db/fragments.js';
 import type { JobSnapshot } from '../../core/jobs/queue.js';
 import { applyDateBounds, applySort, pageOf, sortTerms } from '../common/list.js';
 import type { DownloadHistoryTable, LibraryDb } from '../schema/database.js';
@@ -56,7 +57,7 @@ export function historyRecord(row: HistoryRow) {
 export class DownloadHistory {
   constructor(
     private readonly db: LibraryDb,
-    private readonly kind: DbKind,
+    private readonly dialect: Dialect,
   ) {}
 
   /** Records a terminal download; an older outcome never overwrites a newer one. */
@@ -97,21 +98,21 @@ export class DownloadHistory {
     if (statuses.length) q = q.where('status', 'in', statuses);
     if (f.URL) {
       const url = f.URL;
-      q = q.where(sql<SqlBool>`(${containsText(this.kind, 'download_history_entries.url', url)} OR ${containsText(this.kind, 'download_history_entries.name', url)})`);
+      q = q.where(sql<SqlBool>`(${containsText(this.dialect, 'download_history_entries.url', url)} OR ${containsText(this.dialect, 'download_history_entries.name', url)})`);
     }
     if (f.Retried === 'yes') q = q.where('last_retry_at', 'is not', null);
     if (f.Retried === 'no') q = q.where('last_retry_at', 'is', null);
     q = applyDateBounds(q, 'download_history_entries', 'created_at', f.CreatedBefore, f.CreatedAfter, 'Created');
     q = applyDateBounds(q, 'download_history_entries', 'completed_at', f.CompletedBefore, f.CompletedAfter, 'Completed');
-    if (f.Reason) q = q.where(reasonCondition(this.kind, f.Reason as Reason));
-    if (f.Error) q = q.where(containsText(this.kind, 'download_history_entries.error', f.Error));
+    if (f.Reason) q = q.where(reasonCondition(this.dialect.kind, f.Reason as Reason));
+    if (f.Error) q = q.where(containsText(this.dialect, 'download_history_entries.error', f.Error));
     return q;
   }
 
   /** One page; `ownerId` null lists every row (administrators). */
   async list(f: HistoryFilter, ownerId: number | null) {
     const { page, perPage, offset } = pageOf(f.page);
-    const terms = sortTerms(this.kind, 'download_history_entries', f.SortBy, SORT);
+    const terms = sortTerms(this.dialect, 'download_history_entries', f.SortBy, SORT);
     const [rows, count] = await Promise.all([
       applySort(this.filtered(f, ownerId).selectAll(), terms).limit(perPage).offset(offset).execute(),
       this.filtered(f, ownerId).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),

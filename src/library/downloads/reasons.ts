@@ -2,7 +2,7 @@
 // the stored error text; a row may fall into several, and a row without an error into none.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DbKind } from '../../core/db/connect.js';
-import { escapeLike } from '../../core/db/dialect.js';
+import { escapeLike } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 
 export const REASONS = ['http', 'timeout', 'blocked', 'unsupported', 'limit', 'storage', 'cancelled', 'other'] as const;

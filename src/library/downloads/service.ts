@@ -1,6 +1,6 @@
 // Download rules: submitting URLs as queue jobs, and retrying or deleting history rows with a
 // per-row outcome (companion §7.2, §7.3). Controls on jobs the caller may not see answer 404.
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { HttpError, notFound } from '../../core/http/errors.js';
 import { JobStateError, TERMINAL, type JobQueue, type JobSnapshot } from '../../core/jobs/queue.js';
 import type { Principal } from '../auth/principal.js';

@@ -1,6 +1,6 @@
 // Entity payloads of the archive (companion §7.4), built for a batch of entities at a time with
 // one statement per association, and every cross-reference translated to export ids.
-import { bool, parseJson } from '../../core/db/dialect.js';
+import { bool, parseJson } from '../../core/db/values.js';
 import type { LibraryDb } from '../schema/database.js';
 import { batched, groupRows } from '../archive/batches.js';
 import {

@@ -2,8 +2,8 @@
 // the list, its timeline, the list page and mass edit's Target=filter.
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { DbKind } from '../../core/db/connect.js';
-import { containsText } from '../../core/db/dialect.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { containsText } from '../../core/db/fragments.js';
 import { applyDateBounds, commonListFields } from '../common/list.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database } from '../schema/database.js';
@@ -38,18 +38,18 @@ export type GroupListQuery = Static<typeof GroupListInput>;
 type GroupQuery = SelectQueryBuilder<Database, 'groups', object>;
 
 /** Name condition on one alias: a "quoted" value is an exact match, anything else a substring. */
-function nameMatches(kind: DbKind, column: string, name: string): RawBuilder<SqlBool> {
+function nameMatches(dialect: Dialect, column: string, name: string): RawBuilder<SqlBool> {
   const exact = /^".*"$/.test(name) && name.length >= 2;
-  return exact ? sql<SqlBool>`${sql.ref(column)} = ${name.slice(1, -1)}` : containsText(kind, column, name);
+  return exact ? sql<SqlBool>`${sql.ref(column)} = ${name.slice(1, -1)}` : containsText(dialect, column, name);
 }
 
-function nameCondition(kind: DbKind, f: GroupListQuery, name: string): RawBuilder<SqlBool> {
-  const ors = [nameMatches(kind, 'groups.name', name)];
+function nameCondition(dialect: Dialect, f: GroupListQuery, name: string): RawBuilder<SqlBool> {
+  const ors = [nameMatches(dialect, 'groups.name', name)];
   if (f.SearchParentsForName) {
-    ors.push(sql<SqlBool>`EXISTS (SELECT 1 FROM "groups" np WHERE np.id = "groups".owner_id AND ${nameMatches(kind, 'np.name', name)})`);
+    ors.push(sql<SqlBool>`EXISTS (SELECT 1 FROM "groups" np WHERE np.id = "groups".owner_id AND ${nameMatches(dialect, 'np.name', name)})`);
   }
   if (f.SearchChildrenForName) {
-    ors.push(sql<SqlBool>`EXISTS (SELECT 1 FROM "groups" nc WHERE nc.owner_id = "groups".id AND ${nameMatches(kind, 'nc.name', name)})`);
+    ors.push(sql<SqlBool>`EXISTS (SELECT 1 FROM "groups" nc WHERE nc.owner_id = "groups".id AND ${nameMatches(dialect, 'nc.name', name)})`);
   }
   return sql<SqlBool>`(${sql.join(ors, sql` OR `)})`;
 }
@@ -67,12 +67,12 @@ function tagCondition(f: GroupListQuery, tag: number): RawBuilder<SqlBool> {
 }
 
 /** `mrql` is the MRQL filter predicate (mrqlListFilter), AND-ed with every other filter. */
-export function applyGroupFilters(q0: GroupQuery, kind: DbKind, f: GroupListQuery, mrql?: RawBuilder<SqlBool> | null): GroupQuery {
+export function applyGroupFilters(q0: GroupQuery, dialect: Dialect, f: GroupListQuery, mrql?: RawBuilder<SqlBool> | null): GroupQuery {
   let q = q0;
   if (mrql) q = q.where(mrql);
-  if (f.Name) q = q.where(nameCondition(kind, f, f.Name));
-  if (f.Description) q = q.where(containsText(kind, 'groups.description', f.Description));
-  if (f.URL) q = q.where(containsText(kind, 'groups.url', f.URL));
+  if (f.Name) q = q.where(nameCondition(dialect, f, f.Name));
+  if (f.Description) q = q.where(containsText(dialect, 'groups.description', f.Description));
+  if (f.URL) q = q.where(containsText(dialect, 'groups.url', f.URL));
   q = applyDateBounds(q, 'groups', 'created_at', f.CreatedBefore, f.CreatedAfter, 'Created');
   q = applyDateBounds(q, 'groups', 'updated_at', f.UpdatedBefore, f.UpdatedAfter, 'Updated');
   for (const tag of new Set(f.Tags ?? [])) q = q.where(tagCondition(f, tag));
@@ -100,7 +100,7 @@ export function applyGroupFilters(q0: GroupQuery, kind: DbKind, f: GroupListQuer
     q = q.where(sql<SqlBool>`"groups".category_id = (SELECT ${side} FROM group_relation_types rt WHERE rt.id = ${f.RelationTypeId})`);
   }
   if (f.MetaQuery?.length) {
-    const cond = metaQueryCondition(kind, 'groups', f.MetaQuery, true);
+    const cond = metaQueryCondition(dialect, 'groups', f.MetaQuery, true);
     if (cond) q = q.where(cond);
   }
   return q;

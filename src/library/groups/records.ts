@@ -1,7 +1,7 @@
 // JSON shapes of groups and of the small related records a group read embeds
 // (companion §2.1: capitalised names; unloaded associations serialise as null).
 import type { Selectable } from 'kysely';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { CategoryTable, GroupTable } from '../schema/database.js';
 import { tagRecord, type TagRow } from '../tags/service.js';
 

@@ -1,7 +1,7 @@
 // /v1/groups, /v1/group… (contract: Groups, Group ownership).
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { crudTimeline, registerInlineEdits, sendList, type AnyQuery } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { GroupListInput } from './filters.js';
 import { treeChildren } from './hierarchy.js';
@@ -151,8 +151,7 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
   registerTimeline(routes, {
     path: '/v1/groups/timeline',
     tag: 'groups',
-    crud: groups.crud,
+    source: crudTimeline(groups.crud, (input: Static<typeof GroupListInput>) => groups.filtered(input) as unknown as AnyQuery),
     input: GroupListInput,
-    filtered: (input) => groups.filtered(input),
   });
 }

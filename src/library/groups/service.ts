@@ -1,7 +1,7 @@
 // Group rules: create and partial update, re-parenting without cycles, the truncated single
 // read, delete guarded by user scopes, clone and merge, and the bulk operations.
 import { sql, type Transaction } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
@@ -67,7 +67,7 @@ export class GroupService {
   /** One page of the list with Tags and Category preloaded (two extra statements per page). */
   async list(f: GroupListQuery, perPage?: number) {
     const { page, perPage: size, offset } = pageOf(f.page, perPage);
-    const terms = sortTerms(this.lib.kind, 'groups', f.SortBy, GROUP_SORT);
+    const terms = sortTerms(this.lib.dialect, 'groups', f.SortBy, GROUP_SORT);
     const rows = await applySort(this.filtered(f).selectAll('groups'), terms)
       .limit(size)
       .offset(offset)
@@ -77,7 +77,7 @@ export class GroupService {
 
   /** The list's filtered query, before select, sort and paging. */
   filtered(f: GroupListQuery) {
-    return applyGroupFilters(this.lib.db.selectFrom('groups'), this.lib.kind, f, mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"'));
+    return applyGroupFilters(this.lib.db.selectFrom('groups'), this.lib.dialect, f, mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"'));
   }
 
   async count(f: GroupListQuery): Promise<number> {
@@ -88,7 +88,7 @@ export class GroupService {
   /** Ids matching a filter, for mass edit (bounded by the caller). */
   async matchingIds(f: GroupListQuery, limit: number, db = this.lib.db): Promise<number[]> {
     const mrql = mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"');
-    const rows = await applyGroupFilters(db.selectFrom('groups'), this.lib.kind, f, mrql).select('groups.id').orderBy('groups.id').limit(limit).execute();
+    const rows = await applyGroupFilters(db.selectFrom('groups'), this.lib.dialect, f, mrql).select('groups.id').orderBy('groups.id').limit(limit).execute();
     return rows.map((r) => r.id);
   }
 
@@ -288,7 +288,7 @@ export class GroupService {
         await sql`INSERT INTO groups_related_resources (group_id, resource_id) SELECT ${c}, resource_id FROM groups_related_resources WHERE group_id = ${source.id}`.execute(trx);
         await sql`INSERT INTO groups_related_notes (group_id, note_id) SELECT ${c}, note_id FROM groups_related_notes WHERE group_id = ${source.id}`.execute(trx);
         await sql`INSERT INTO group_related_groups (group_id, related_group_id) SELECT ${c}, related_group_id FROM group_related_groups WHERE group_id = ${source.id}`.execute(trx);
-        const ts = sql`CAST(${now} AS ${sql.raw(this.lib.kind === 'sqlite' ? 'text' : 'timestamptz')})`;
+        const ts = sql`CAST(${now} AS ${sql.raw(this.lib.dialect.kind === 'sqlite' ? 'text' : 'timestamptz')})`;
         await sql`INSERT INTO group_relations (created_at, updated_at, created_by_user_id, name, description, from_group_id, to_group_id, relation_type_id)
           SELECT ${ts}, ${ts}, created_by_user_id, name, description, ${c}, to_group_id, relation_type_id FROM group_relations WHERE from_group_id = ${source.id} AND to_group_id <> ${source.id}`.execute(trx);
         await sql`INSERT INTO group_relations (created_at, updated_at, created_by_user_id, name, description, from_group_id, to_group_id, relation_type_id)

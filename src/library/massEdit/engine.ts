@@ -3,7 +3,7 @@
 // op. Work is done in chunks of ids so every statement stays within the engines' parameter
 // limits; any failure rolls the whole edit back.
 import { sql, type Transaction } from 'kysely';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

@@ -2,7 +2,7 @@
 // entity's Meta, keeping every sibling, validated against the carrier's MetaSchema.
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import { sendWrite } from '../../core/http/respond.js';
 import type { Library } from '../context.js';

@@ -16,7 +16,7 @@ export function registerMetaKeyRoutes(routes: LibraryRoutes, lib: Library): void
       needs: 'read',
       handler: async ({ reply }) => {
         const query =
-          lib.kind === 'sqlite'
+          lib.dialect.kind === 'sqlite'
             ? sql<{ key: string }>`SELECT DISTINCT j.key AS key FROM ${sql.table(table)} t, json_each(t.meta) j WHERE json_type(t.meta) = 'object' ORDER BY j.key`
             : sql<{ key: string }>`SELECT DISTINCT k AS key FROM ${sql.table(table)} t, jsonb_object_keys(CASE WHEN jsonb_typeof(t.meta) = 'object' THEN t.meta ELSE '{}'::jsonb END) k ORDER BY k`;
         if (family === 'resources') reply.header('Cache-Control', 'max-age=259200');

@@ -1,6 +1,6 @@
 // Entity objects of MRQL results (mrql.md §15.6): the entity's own scalar columns only, with the
 // member names of the API document.
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { Entity } from './fields.js';
 import { rfc3339 } from './values.js';
 

@@ -17,7 +17,7 @@ const MARK = /\u0001(\d+)\u0002/;
 /** Settings the list filter shares with the MRQL engine (full-text availability, thresholds). */
 export function filterEnv(lib: Library): Env {
   const threshold = (key: string) => Number(lib.settings.get(key));
-  return { kind: lib.kind, now: new Date(), fts: lib.config.fts, similarityThreshold: threshold('hash_similarity_threshold'), ahashThreshold: threshold('hash_ahash_threshold') };
+  return { kind: lib.dialect.kind, now: new Date(), fts: lib.config.fts, similarityThreshold: threshold('hash_similarity_threshold'), ahashThreshold: threshold('hash_ahash_threshold') };
 }
 
 /** Turns marker-bearing SQL text into a Kysely fragment with bound values. */
@@ -42,9 +42,9 @@ export function mrqlListFilter(lib: Library, entity: Entity, text: string | unde
   try {
     const where = parseFilter(text);
     validateFilter(where, entity);
-    const b = new Binds(lib.kind);
+    const b = new Binds(lib.dialect.kind);
     const env = filterEnv(lib);
-    if (lib.kind === 'sqlite' && hasRegexOp(text, where)) throw new MrqlError('translate', 'regex match (~*) requires PostgreSQL', 0, 0);
+    if (lib.dialect.kind === 'sqlite' && hasRegexOp(text, where)) throw new MrqlError('translate', 'regex match (~*) requires PostgreSQL', 0, 0);
     return toRaw(translateExpr({ b, env, entity }, where, alias), b);
   } catch (e) {
     if (e instanceof MrqlError) throw new HttpError(400, e.bare, { position: e.position, length: e.length });

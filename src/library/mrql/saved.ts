@@ -1,7 +1,7 @@
 // Saved MRQL queries (mrql.md §14.7): validated on save with placeholders unbound, revalidated
 // on every run, `params` derived on every read.
 import { notFound, badRequest } from '../../core/http/errors.js';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { sql } from 'kysely';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

@@ -41,7 +41,7 @@ export class MrqlService {
   constructor(readonly lib: Library) {
     // Read at every use, so a runtime-settings change applies to the next query.
     const settings = lib.settings;
-    this.engine = new MrqlEngine(lib.db as unknown as Kysely<unknown>, lib.kind, lib.config.fts, {
+    this.engine = new MrqlEngine(lib.db as unknown as Kysely<unknown>, lib.dialect.kind, lib.config.fts, {
       get defaultLimit() {
         return Number(settings.get('mrql_default_limit'));
       },

@@ -2,8 +2,8 @@
 // list, its timeline and the list page.
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { DbKind } from '../../core/db/connect.js';
-import { containsText } from '../../core/db/dialect.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { containsText } from '../../core/db/fragments.js';
 import { applyDateBounds, commonListFields } from '../common/list.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database } from '../schema/database.js';
@@ -34,10 +34,10 @@ export type NoteListQuery = Static<typeof NoteListInput>;
 type NoteQuery = SelectQueryBuilder<Database, 'notes', object>;
 
 /** `mrql` is the MRQL filter predicate (mrqlListFilter), AND-ed with every other filter. */
-export function applyNoteFilters(q0: NoteQuery, kind: DbKind, f: NoteListQuery, mrql: RawBuilder<SqlBool> | null = null): NoteQuery {
+export function applyNoteFilters(q0: NoteQuery, dialect: Dialect, f: NoteListQuery, mrql: RawBuilder<SqlBool> | null = null): NoteQuery {
   let q = mrql ? q0.where(mrql) : q0;
-  if (f.Name) q = q.where(containsText(kind, 'notes.name', f.Name));
-  if (f.Description) q = q.where(containsText(kind, 'notes.description', f.Description));
+  if (f.Name) q = q.where(containsText(dialect, 'notes.name', f.Name));
+  if (f.Description) q = q.where(containsText(dialect, 'notes.description', f.Description));
   q = applyDateBounds(q, 'notes', 'created_at', f.CreatedBefore, f.CreatedAfter, 'Created');
   q = applyDateBounds(q, 'notes', 'updated_at', f.UpdatedBefore, f.UpdatedAfter, 'Updated');
   q = applyDateBounds(q, 'notes', 'start_date', f.StartDateBefore, f.StartDateAfter, 'StartDate');
@@ -55,7 +55,7 @@ export function applyNoteFilters(q0: NoteQuery, kind: DbKind, f: NoteListQuery, 
   if (f.Shared === true) q = q.where('notes.share_token', 'is not', null);
   if (f.Shared === false) q = q.where('notes.share_token', 'is', null);
   if (f.MetaQuery?.length) {
-    const cond = metaQueryCondition(kind, 'notes', f.MetaQuery);
+    const cond = metaQueryCondition(dialect, 'notes', f.MetaQuery);
     if (cond) q = q.where(cond);
   }
   return q;

@@ -1,7 +1,7 @@
 // JSON shapes of notes (companion §2.1: capitalised names, camelCase share fields; unloaded
 // associations serialise as null) and of the small resource records a note embeds.
 import type { Selectable } from 'kysely';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { NoteTable, ResourceTable } from '../schema/database.js';
 
 export type NoteRow = Selectable<NoteTable>;

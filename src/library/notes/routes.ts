@@ -1,8 +1,8 @@
 // /v1/notes, /v1/note… (contract: Notes). Edit meta and mass edit come from the shared engine.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { badRequest } from '../../core/http/errors.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { crudTimeline, registerInlineEdits, sendList, type AnyQuery } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { registerTimeline } from '../timelines/routes.js';
 import type { Library } from '../context.js';
@@ -118,8 +118,7 @@ export function registerNoteRoutes(routes: LibraryRoutes, lib: Library, notes: N
   registerTimeline(routes, {
     path: '/v1/notes/timeline',
     tag: 'notes',
-    crud: notes.crud,
+    source: crudTimeline(notes.crud, (input: Static<typeof NoteListInput>) => notes.filtered(input) as unknown as AnyQuery),
     input: NoteListInput,
-    filtered: (input) => notes.filtered(input),
   });
 }

@@ -3,7 +3,7 @@
 // value clears Description, StartDate or EndDate), meta checked against the note type's
 // MetaSchema, the description mirrored into the first text block, and the bulk operations.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
@@ -74,13 +74,13 @@ export class NoteService {
 
   /** The list's filtered query, before select, sort and paging. */
   filtered(f: NoteListQuery, db: Db = this.lib.db) {
-    return applyNoteFilters(db.selectFrom('notes'), this.lib.kind, f, mrqlListFilter(this.lib, 'note', f.MRQL, 'notes'));
+    return applyNoteFilters(db.selectFrom('notes'), this.lib.dialect, f, mrqlListFilter(this.lib, 'note', f.MRQL, 'notes'));
   }
 
   /** One page of the list with Tags and NoteType preloaded (two extra statements per page). */
   async list(f: NoteListQuery, perPage?: number) {
     const { page, perPage: size, offset } = pageOf(f.page, perPage);
-    const terms = sortTerms(this.lib.kind, 'notes', f.SortBy, NOTE_SORT);
+    const terms = sortTerms(this.lib.dialect, 'notes', f.SortBy, NOTE_SORT);
     const rows = await applySort(this.filtered(f).selectAll('notes'), terms).limit(size).offset(offset).execute();
     return { rows: await this.present(rows), page, perPage: size };
   }

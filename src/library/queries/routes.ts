@@ -1,8 +1,8 @@
 // /v1/queries, /v1/query… (contract: Saved SQL queries).
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { crudTimeline, registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { registerTimeline } from '../timelines/routes.js';
 import { queryRecord, type QueryService } from './service.js';
@@ -101,8 +101,7 @@ export function registerQueryRoutes(routes: LibraryRoutes, queries: QueryService
   registerTimeline(routes, {
     path: '/v1/queries/timeline',
     tag: 'queries',
-    crud: queries.crud,
+    source: crudTimeline(queries.crud, (input: Static<typeof QueryListInput>) => queries.crud.filtered(input, queries.textFilter(input))),
     input: QueryListInput,
-    filtered: (input) => queries.crud.filtered(input, queries.textFilter(input)) as never,
   });
 }

@@ -2,7 +2,7 @@
 // with `:name` parameters bound from the request, and the schema browser.
 import { sql } from 'kysely';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
-import { containsText } from '../../core/db/dialect.js';
+import { containsText } from '../../core/db/fragments.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
 import { Crud, rowStamp, withChange, type AnyQuery, type Row } from '../common/crud.js';
@@ -41,7 +41,7 @@ export class QueryService {
   /** The Text filter on top of the common ones, for the list and its timeline. */
   textFilter(input: CommonListInput & { Text?: string }) {
     const text = input.Text;
-    return text ? (q: AnyQuery) => q.where(containsText(this.lib.kind, 'queries.text', text)) : undefined;
+    return text ? (q: AnyQuery) => q.where(containsText(this.lib.dialect, 'queries.text', text)) : undefined;
   }
 
   private async checkName(name: string, id?: number): Promise<void> {
@@ -92,7 +92,7 @@ export class QueryService {
   /** Table name → column names in ordinal order. */
   async schema(): Promise<Record<string, string[]>> {
     const rows =
-      this.lib.kind === 'sqlite'
+      this.lib.dialect.kind === 'sqlite'
         ? (
             await sql<{ table_name: string; column_name: string }>`
               SELECT m.name AS table_name, p.name AS column_name

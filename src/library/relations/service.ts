@@ -2,7 +2,7 @@
 // the type need categories, the groups' categories must fit the type's, and a type with a back
 // relation gets its reverse edge in the same transaction.
 import { sql, type Transaction } from 'kysely';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

@@ -2,7 +2,7 @@
 // which creates or links the type going the other way; both rows point at each other through
 // back_relation_id. A type whose reverse name is its own name is its own back relation.
 import { sql, type Transaction } from 'kysely';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

@@ -6,7 +6,8 @@ import { locateVideoTool } from '../../core/media/ffmpeg.js';
 import type { Library } from '../context.js';
 import type { LibraryRoutes } from '../http/routes.js';
 import { registerTimeline } from '../timelines/routes.js';
-import { Crud } from '../common/crud.js';
+import type { Static } from '@sinclair/typebox';
+import { Crud, crudTimeline, type AnyQuery } from '../common/crud.js';
 import { VersionService } from '../versions/service.js';
 import { registerVersionRoutes } from '../versions/routes.js';
 import { HashWorker } from '../similarity/hasher.js';
@@ -58,7 +59,12 @@ export function registerResourceFeature(app: FastifyInstance, routes: LibraryRou
   registerSimilarityAdmin(routes, lib, lib.jobs, hasher);
   registerFileRoutes(app, fs);
   const crud = new Crud(lib, { table: 'resources', entityType: 'resource', label: 'resource', sort: RESOURCE_SORT });
-  registerTimeline(routes, { path: '/v1/resources/timeline', tag: 'resources', crud, input: ResourceListInput, filtered: (input) => resources.filtered(input) as never });
+  registerTimeline(routes, {
+    path: '/v1/resources/timeline',
+    tag: 'resources',
+    source: crudTimeline(crud, (input: Static<typeof ResourceListInput>) => resources.filtered(input) as unknown as AnyQuery),
+    input: ResourceListInput,
+  });
   registerResourcePages(app, layout, ctx, resources, versions);
 
   app.addHook('onReady', async () => {

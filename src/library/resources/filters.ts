@@ -3,8 +3,8 @@
 // timeline.
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { DbKind } from '../../core/db/connect.js';
-import { containsText } from '../../core/db/dialect.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { containsText } from '../../core/db/fragments.js';
 import { applyDateBounds, commonListFields } from '../common/list.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database } from '../schema/database.js';
@@ -60,11 +60,11 @@ export function similarPair(t: SimilarityThresholds, alias = 'p') {
 }
 
 /** `mrql` is the MRQL filter predicate (mrqlListFilter), AND-ed with every other filter. */
-export function applyResourceFilters(q0: ResourceQuery, kind: DbKind, f: ResourceListQuery, t: SimilarityThresholds, mrql: RawBuilder<SqlBool> | null = null): ResourceQuery {
+export function applyResourceFilters(q0: ResourceQuery, dialect: Dialect, f: ResourceListQuery, t: SimilarityThresholds, mrql: RawBuilder<SqlBool> | null = null): ResourceQuery {
   let q = mrql ? q0.where(mrql) : q0;
-  if (f.Name) q = q.where(containsText(kind, 'resources.name', f.Name));
-  if (f.Description) q = q.where(containsText(kind, 'resources.description', f.Description));
-  if (f.ContentType) q = q.where(containsText(kind, 'resources.content_type', f.ContentType));
+  if (f.Name) q = q.where(containsText(dialect, 'resources.name', f.Name));
+  if (f.Description) q = q.where(containsText(dialect, 'resources.description', f.Description));
+  if (f.ContentType) q = q.where(containsText(dialect, 'resources.content_type', f.ContentType));
   const types = (f.ContentTypes ?? []).filter((x) => x.trim() !== '');
   if (types.length) q = q.where('resources.content_type', 'in', types);
   q = applyDateBounds(q, 'resources', 'created_at', f.CreatedBefore, f.CreatedAfter, 'Created');
@@ -110,7 +110,7 @@ export function applyResourceFilters(q0: ResourceQuery, kind: DbKind, f: Resourc
     q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM image_hashes h WHERE h.resource_id = resources.id AND (h.d_hash_int = 0 OR h.d_hash = '0000000000000000'))`);
   }
   if (f.MetaQuery?.length) {
-    const cond = metaQueryCondition(kind, 'resources', f.MetaQuery);
+    const cond = metaQueryCondition(dialect, 'resources', f.MetaQuery);
     if (cond) q = q.where(cond);
   }
   return q;

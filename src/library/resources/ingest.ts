@@ -6,7 +6,7 @@ import { basename, extname } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { badRequest, notFound, HttpError } from '../../core/http/errors.js';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import { contentLocation, PathEscapeError, SNIFF_BYTES, type StagedFile } from '../../core/storage/file-store.js';
 import { bareMime, extensionFor, sniffMime } from '../../core/storage/sniff.js';
 import { InvalidImageError, uploadedImageSize } from '../../core/media/image.js';

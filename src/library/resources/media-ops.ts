@@ -5,7 +5,7 @@ import { extname, join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createReadStream } from 'node:fs';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, HttpError } from '../../core/http/errors.js';
 import { bareMime } from '../../core/storage/sniff.js';
 import { EDITABLE_IMAGE_TYPES, cropImage, readSize, rotateImage, type Reencoded } from '../../core/media/image.js';

@@ -3,7 +3,7 @@
 // winner (with KeepAsVersion each loser's current file first becomes an older version), loser
 // meta is merged under the winner's plus a backups record, and the losers are deleted.
 import { sql } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { withChange } from '../common/crud.js';

@@ -2,7 +2,7 @@
 // version fields; unloaded associations serialise as null) and the batch loaders that fill a
 // page of resources with its associations in one statement per association.
 import type { Kysely, Selectable } from 'kysely';
-import { parseJson } from '../../core/db/dialect.js';
+import { parseJson } from '../../core/db/values.js';
 import type { Database, ResourceTable, ResourceVersionTable } from '../schema/database.js';
 import { tagRecord, type TagRow } from '../tags/service.js';
 import { groupRecord, type GroupRow } from '../groups/records.js';

@@ -3,7 +3,7 @@
 // key for that member (explicit-null override).
 import { isDeepStrictEqual } from 'node:util';
 import { sql, type Transaction } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import { validName } from '../common/names.js';
 import type { Database } from '../schema/database.js';

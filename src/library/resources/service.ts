@@ -1,7 +1,7 @@
 // Resource rules besides creation: reads and lists, edit, delete, the bulk operations and
 // removal from a series (contract: Resources; companion §3, §11.2).
 import { sql } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { withChange } from '../common/crud.js';
@@ -43,13 +43,13 @@ export class ResourceService {
   }
 
   filtered(f: ResourceListQuery, db: LibraryDb = this.db) {
-    return applyResourceFilters(db.selectFrom('resources'), this.ctx.lib.kind, f, this.ctx.thresholds(), mrqlListFilter(this.ctx.lib, 'resource', f.MRQL, 'resources'));
+    return applyResourceFilters(db.selectFrom('resources'), this.ctx.lib.dialect, f, this.ctx.thresholds(), mrqlListFilter(this.ctx.lib, 'resource', f.MRQL, 'resources'));
   }
 
   /** One page; MaxResults overrides the page size (contract, general conventions 6). */
   async list(f: ResourceListQuery) {
     const { page, perPage, offset } = pageOf(f.page, f.MaxResults && f.MaxResults > 0 ? Math.min(f.MaxResults, 10_000) : undefined);
-    const terms = sortTerms(this.ctx.lib.kind, 'resources', f.SortBy, RESOURCE_SORT);
+    const terms = sortTerms(this.ctx.lib.dialect, 'resources', f.SortBy, RESOURCE_SORT);
     const rows = await applySort(this.filtered(f).selectAll('resources'), terms).limit(perPage).offset(offset).execute();
     return { rows: await presentResources(this.db, rows), page, perPage };
   }

@@ -1,7 +1,7 @@
 // Initial data on an empty database (companion §1.10 step 5): the Default resource category,
 // group categories Person, Location and Business, and relation types Address and Employer.
 import { randomUUID } from 'node:crypto';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import type { LibraryDb } from './database.js';
 
 export async function ensureDefaultResourceCategory(db: LibraryDb): Promise<void> {

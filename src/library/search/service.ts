@@ -116,8 +116,8 @@ export class SearchService {
 
   private async searchType(type: SearchType, parsed: ReturnType<typeof parseSearch>, ceiling: number, scope: number | null): Promise<SearchResult[]> {
     const table = TABLES[type];
-    const b = new Binds(this.lib.kind);
-    const pg = this.lib.kind === 'postgres';
+    const b = new Binds(this.lib.dialect.kind);
+    const pg = this.lib.dialect.kind === 'postgres';
     const cols = `t.id, t.name, t.description${type === 'resource' ? ', t.content_type, t.original_name' : ''}`;
     const scopeCond = this.scopeCond(b, type, scope);
     const useFts = this.lib.config.fts && type !== 'mrqlQuery' && parsed.mode.kind !== 'fuzzy' && parsed.words.length > 0;

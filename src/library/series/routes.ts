@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
 import { registerInlineEdits, sendList } from '../common/crud.js';
-import { containsText } from '../../core/db/dialect.js';
+import { containsText } from '../../core/db/fragments.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import type { Library } from '../context.js';
 import { seriesRecord, type SeriesService } from './service.js';
@@ -22,7 +22,7 @@ export function registerSeriesRoutes(routes: LibraryRoutes, lib: Library, series
     input: SeriesListInput,
     handler: async ({ input, reply }) => {
       const slug = input.Slug;
-      const { rows, page, perPage } = await series.crud.list(input, slug ? (q) => q.where(containsText(lib.kind, 'series.slug', slug)) : undefined);
+      const { rows, page, perPage } = await series.crud.list(input, slug ? (q) => q.where(containsText(lib.dialect, 'series.slug', slug)) : undefined);
       return sendList(reply, rows.map(seriesRecord), page, perPage);
     },
   });

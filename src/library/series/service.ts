@@ -1,7 +1,7 @@
 // Series (contract: Series; companion §2.8, §3.11): ordered resource sets sharing metadata.
 // Deleting a series keeps each member's effective meta and clears the membership.
 import { sql } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../core/db/values.js';
 import { conflict } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { bool, parseJson } from '../../core/db/dialect.js';
+import { bool, parseJson } from '../../core/db/values.js';
 import { raw } from '../../core/html/jsx.js';
 import type { Selectable } from 'kysely';
 import type { NoteTable } from '../schema/database.js';

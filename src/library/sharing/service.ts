@@ -3,7 +3,7 @@
 // revoke of the admin shares page. The token is a capability URL: it is stored as given because
 // the service shows the link again (existing token returned, admin list), like the reference.
 import { randomBytes } from 'node:crypto';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { HttpError, badRequest, notFound } from '../../core/http/errors.js';
 import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';

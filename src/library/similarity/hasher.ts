@@ -135,7 +135,7 @@ export class HashWorker {
   }
 
   private async store(resourceId: number, h: ImageHashes | null): Promise<void> {
-    const kind = this.ctx.lib.kind;
+    const kind = this.ctx.lib.dialect.kind;
     const values = h
       ? (() => {
           const c = chunksOf(h.pHash);

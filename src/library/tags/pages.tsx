@@ -30,8 +30,8 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
     path: '/tags',
     load: async (req) => {
       const input = readParams(TagListInput, makeBag(req.query));
-      const { rows, page, perPage } = await tags.crud.list(input);
-      const total = await tags.crud.count(input);
+      const { rows, page, perPage } = await tags.named.list(input);
+      const total = await tags.named.count(input);
       return {
         pageTitle: 'Tags',
         tags: rows.map(tagRecord),
@@ -87,8 +87,8 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
     path: '/tag',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const tag = tagRecord(await tags.crud.require(id));
-      const others = (await tags.crud.list({ SortBy: ['name asc'] }, undefined, 200)).rows.filter((r) => r.id !== id);
+      const tag = tagRecord(await tags.named.require(id));
+      const others = (await tags.named.list({ SortBy: ['name asc'] }, 200)).rows.filter((r) => r.id !== id);
       return {
         pageTitle: tag.Name,
         tag,
@@ -141,7 +141,7 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
     path: '/tag/edit',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const tag = tagRecord(await tags.crud.require(id));
+      const tag = tagRecord(await tags.named.require(id));
       return { pageTitle: `Edit ${tag.Name}`, tag, errorMessage: firstOf(queryOf(req).error) || undefined };
     },
     view: (ctx, req) => <TagForm req={req} tag={ctx.tag} />,

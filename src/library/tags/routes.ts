@@ -4,7 +4,7 @@ import { sendWrite, wantsHtml } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
 import { registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { registerTimeline } from '../timelines/routes.js';
+import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import { tagRecord, type TagService } from './service.js';
 
 export const TagListInput = Type.Object(commonListFields);
@@ -27,8 +27,8 @@ export function registerTagRoutes(routes: LibraryRoutes, tags: TagService): void
     input: TagListInput,
     reply: Type.Array(TagRecord),
     handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await tags.crud.list(input);
-      const total = await tags.crud.count(input);
+      const { rows, page, perPage } = await tags.named.list(input);
+      const total = await tags.named.count(input);
       return sendList(reply, rows.map(tagRecord), page, perPage, total);
     },
   });
@@ -42,7 +42,7 @@ export function registerTagRoutes(routes: LibraryRoutes, tags: TagService): void
     input: TagListInput,
     reply: Type.Array(TagRecord),
     handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await tags.crud.list(input);
+      const { rows, page, perPage } = await tags.named.list(input);
       return sendList(reply, rows.map(tagRecord), page, perPage);
     },
   });
@@ -75,7 +75,7 @@ export function registerTagRoutes(routes: LibraryRoutes, tags: TagService): void
     needs: 'write',
     input: Type.Object({ Id: Type.Integer() }),
     handler: async ({ req, reply, input }) => {
-      const row = await tags.crud.delete(actorOf(req), input.Id);
+      const row = await tags.named.delete(actorOf(req), input.Id);
       return sendWrite(req, reply, { ID: row.id }, '/tags');
     },
   });
@@ -106,6 +106,6 @@ export function registerTagRoutes(routes: LibraryRoutes, tags: TagService): void
     },
   });
 
-  registerInlineEdits(routes, tags.crud, { base: '/v1/tag', page: '/tag', needs: 'write', tag: 'tags' });
-  registerTimeline(routes, { path: '/v1/tags/timeline', tag: 'tags', crud: tags.crud, input: TagListInput });
+  registerInlineEdits(routes, tags.named, { base: '/v1/tag', page: '/tag', needs: 'write', tag: 'tags' });
+  registerTimeline(routes, { path: '/v1/tags/timeline', tag: 'tags', source: namedTimeline(tags.named), input: TagListInput });
 }

@@ -1,14 +1,14 @@
 // Tag rules: unique names (a JSON create of an existing name returns that tag), partial
 // updates, bulk delete, and merge that moves every association to the winner.
-import { sql } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/dialect.js';
-import { badRequest, conflict, notFound } from '../../core/http/errors.js';
-import type { Library } from '../context.js';
+import { parseJson } from '../../core/db/values.js';
+import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange, type Row } from '../common/crud.js';
+import { newRowStamp, withChange } from '../common/changes.js';
+import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
+import type { TagRepository, TagRow, Tagged } from './repository.js';
 
-export type TagRow = Row<'tags'>;
+export type { TagRow, Tagged };
 
 export function tagRecord(row: TagRow) {
   return {
@@ -21,9 +21,6 @@ export function tagRecord(row: TagRow) {
   };
 }
 
-/** Usage counts, for SortBy=most_used_resource|most_used_note|most_used_group. */
-const usage = (table: string) => sql`(SELECT count(*) FROM ${sql.table(table)} u WHERE u.tag_id = tags.id)`;
-
 export interface TagWrite {
   ID?: number;
   Name?: string;
@@ -32,23 +29,18 @@ export interface TagWrite {
 }
 
 export class TagService {
-  readonly crud: Crud<'tags'>;
+  readonly named: NamedEntities<'tags'>;
 
-  constructor(private readonly lib: Library) {
-    this.crud = new Crud(lib, {
-      table: 'tags',
-      entityType: 'tag',
-      label: 'tag',
-      sort: {
-        columns: ['id', 'name', 'description', 'created_at', 'updated_at'],
-        meta: true,
-        computed: {
-          most_used_resource: usage('resource_tags'),
-          most_used_note: usage('note_tags'),
-          most_used_group: usage('group_tags'),
-        },
-      },
-    });
+  constructor(
+    private readonly repo: TagRepository,
+    private readonly deps: NamedDeps,
+  ) {
+    this.named = new NamedEntities(repo, { entityType: 'tag', label: 'tag', uniqueName: true }, deps);
+  }
+
+  /** The tags of a page of resources, notes or groups, by entity id (one statement). */
+  tagsOf(entity: Tagged, ids: readonly number[]): Promise<Map<number, TagRow[]>> {
+    return this.repo.tagsOf(entity, ids);
   }
 
   /**
@@ -57,56 +49,39 @@ export class TagService {
    */
   async create(actor: Actor, input: TagWrite, reuseExisting: boolean): Promise<TagRow> {
     const name = validName(input.Name);
-    const existing = await this.crud.findByName(name);
+    const existing = await this.repo.findByName(name);
     if (existing) {
       if (reuseExisting) return existing;
       throw badRequest(`a tag named "${name}" already exists`);
     }
     const meta = jsonObjectText(input.Meta, 'Meta');
-    return withChange(this.lib, actor, 'create', 'tag', async () => {
-      const row = await this.lib.db
-        .insertInto('tags')
-        .values({
-          ...newRowStamp(actor),
-          name,
-          description: input.Description ?? '',
-          meta,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    return withChange(this.deps.bus, actor, 'create', 'tag', async () => {
+      const row = await this.repo.insert({ ...newRowStamp(actor), name, description: input.Description ?? '', meta });
       return { id: row.id, name: row.name, after: row, result: row };
     });
   }
 
   /** Partial update: omitted fields keep their stored values. */
   async update(actor: Actor, id: number, input: TagWrite): Promise<TagRow> {
-    const before = await this.crud.require(id);
+    const before = await this.named.require(id);
     const name = input.Name === undefined ? before.name : validName(input.Name);
-    if (name !== before.name) {
-      const clash = await this.crud.findByName(name);
-      if (clash && clash.id !== id) throw conflict(`a tag named "${name}" already exists`);
-    }
-    return withChange(this.lib, actor, 'update', 'tag', async () => {
-      await this.crud.update(id, {
+    if (name !== before.name) await this.named.assertNameFree(name, id);
+    return withChange(this.deps.bus, actor, 'update', 'tag', async () => {
+      await this.repo.update(id, {
         name,
         description: input.Description ?? before.description,
         meta: input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta'),
       });
-      const after = await this.crud.require(id);
+      const after = await this.named.require(id);
       return { id, name, before, after, result: after };
     });
   }
 
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) throw badRequest('ID must list at least one tag');
-    const rows = await this.lib.db.selectFrom('tags').select(['id', 'name']).where('id', 'in', unique).execute();
-    if (rows.length !== unique.length) {
-      const found = new Set(rows.map((r) => r.id));
-      throw notFound(`tag ${unique.find((i) => !found.has(i))} not found`);
-    }
-    await withChange(this.lib, actor, 'delete', 'tag', async () => {
-      await this.lib.db.deleteFrom('tags').where('id', 'in', unique).execute();
+    if (ids.length === 0) throw badRequest('ID must list at least one tag');
+    const rows = await this.named.requireAll(ids);
+    await withChange(this.deps.bus, actor, 'delete', 'tag', async () => {
+      await this.repo.remove(rows.map((r) => r.id));
       return { message: `Deleted ${rows.length} tags: ${rows.map((r) => r.name).join(', ')}`, result: undefined };
     });
   }
@@ -116,25 +91,15 @@ export class TagService {
     const losers = [...new Set(loserIds)];
     if (losers.length === 0) throw badRequest('Losers must list at least one tag');
     if (losers.includes(winnerId)) throw badRequest('the winner cannot also be a loser');
-    const winner = await this.crud.require(winnerId);
-    const found = await this.lib.db.selectFrom('tags').select(['id', 'name']).where('id', 'in', losers).execute();
-    if (found.length !== losers.length) throw notFound('one of the losing tags does not exist');
+    const winner = await this.named.require(winnerId);
+    const found = await this.named.requireAll(losers);
 
-    await withChange(this.lib, actor, 'update', 'tag', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        for (const [table, col] of [
-          ['resource_tags', 'resource_id'],
-          ['note_tags', 'note_id'],
-          ['group_tags', 'group_id'],
-        ] as const) {
-          // Copy links the winner does not have yet, then drop the losers' links.
-          await sql`INSERT INTO ${sql.table(table)} (${sql.ref(col)}, tag_id)
-            SELECT DISTINCT l.${sql.ref(col)}, CAST(${winner.id} AS integer) FROM ${sql.table(table)} l
-            WHERE l.tag_id IN (${sql.join(losers)})
-              AND NOT EXISTS (SELECT 1 FROM ${sql.table(table)} w WHERE w.tag_id = ${winner.id} AND w.${sql.ref(col)} = l.${sql.ref(col)})`.execute(trx);
-        }
-        await trx.deleteFrom('tags').where('id', 'in', losers).execute();
-        await trx.updateTable('tags').set({ updated_at: nowIso() }).where('id', '=', winner.id).execute();
+    await withChange(this.deps.bus, actor, 'update', 'tag', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const tags = this.repo.in(tx);
+        await tags.copyLinks(winner.id, losers);
+        await tags.remove(losers);
+        await tags.update(winner.id, {});
       });
       return {
         id: winner.id,

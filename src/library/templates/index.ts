@@ -84,7 +84,7 @@ export async function renderCarrierSlot(
 ): Promise<string> {
   const id = carrierIdOf({ type, entity });
   if (id === null) return '';
-  const b = new Binds(svc.lib.kind);
+  const b = new Binds(svc.lib.dialect.kind);
   const st = finish('slot', `SELECT ${slot} AS slot, meta_schema FROM ${CARRIER_TABLE[type]} WHERE id = ${b.p(id)}`, b);
   let row: Record<string, unknown> | undefined;
   try {

@@ -46,7 +46,7 @@ export function newRenderState(svc: MrqlService, principal?: Principal, stats?: 
     svc,
     principal,
     stats,
-    lookups: new Lookups(svc.lib.db as unknown as Kysely<unknown>, svc.lib.kind, stats),
+    lookups: new Lookups(svc.lib.db as unknown as Kysely<unknown>, svc.lib.dialect.kind, stats),
     budget: svc.engine.settings.pageQueryBudget,
     cache: new Map(),
     deadline: Date.now() + svc.engine.settings.timeoutMs,

@@ -62,7 +62,7 @@ export function registerDashboard(app: FastifyInstance, layout: Layout, lib: Lib
     path: '/dashboard',
     load: async () => {
       // An edit counts only when it came more than a second after the creation.
-      const edited = lib.kind === 'sqlite' ? sql`julianday(updated_at) > julianday(created_at) + 1.0 / 86400` : sql`updated_at > created_at + interval '1 second'`;
+      const edited = lib.dialect.kind === 'sqlite' ? sql`julianday(updated_at) > julianday(created_at) + 1.0 / 86400` : sql`updated_at > created_at + interval '1 second'`;
       const events = (table: string, type: string) => sql`
         SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)}
         UNION ALL

@@ -4,7 +4,7 @@
 // uses them, files. All changes of one resource's file run under its version lock.
 import { extname } from 'node:path';
 import { sql, type Transaction } from 'kysely';
-import { nowIso } from '../../core/db/dialect.js';
+import { nowIso } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { contentLocation, type StagedFile } from '../../core/storage/file-store.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';

@@ -3,7 +3,7 @@
 // cannot be read is reported under `errors` instead of failing the whole answer.
 import { readFile, stat } from 'node:fs/promises';
 import { badRequest } from '../../../core/http/errors.js';
-import { parseJson } from '../../../core/db/dialect.js';
+import { parseJson } from '../../../core/db/values.js';
 import { safeFetch } from '../../../core/net/safe-fetch.js';
 import type { Library } from '../../context.js';
 import type { BlockRow, JsonObject } from '../records.js';

@@ -4,7 +4,7 @@
 // it is; replace overwrites its fields and tags (it keeps its place in the tree). Shell groups
 // are created as plain groups or mapped onto an existing one. Links and relations wait for the
 // last phase.
-import { nowIso } from '../../../core/db/dialect.js';
+import { nowIso } from '../../../core/db/values.js';
 import { GROUP_CARRIER } from '../../groups/content.js';
 import { validName } from '../../common/names.js';
 import { slices } from '../../archive/batches.js';

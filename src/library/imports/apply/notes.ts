@@ -5,7 +5,7 @@
 // write. The note description then follows the first text block (companion §12.3). GUID
 // matches follow the GUID policy (merge adds blocks only to a note without any).
 import type { Transaction } from 'kysely';
-import { nowIso } from '../../../core/db/dialect.js';
+import { nowIso } from '../../../core/db/values.js';
 import { validName } from '../../common/names.js';
 import type { Database } from '../../schema/database.js';
 import { mirrorDescription } from '../../blocks/description.js';

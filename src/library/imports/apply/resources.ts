@@ -11,7 +11,7 @@
 import { copyFile, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transaction } from 'kysely';
-import { nowIso, parseJson } from '../../../core/db/dialect.js';
+import { nowIso, parseJson } from '../../../core/db/values.js';
 import { SNIFF_BYTES, contentLocation } from '../../../core/storage/file-store.js';
 import { bareMime, extensionFor, sniffMime } from '../../../core/storage/sniff.js';
 import { validName } from '../../common/names.js';

@@ -1,13 +1,12 @@
 // Initial library schema (companion §2): content tables, join tables, accounts, audit log.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DbKind } from '../../../core/db/connect.js';
-import { columnType, withId, withTimestamps } from '../../../core/db/dialect.js';
+import type { Dialect } from '../../../core/db/dialect/index.js';
 
 type AnyDb = Kysely<unknown>;
 
 /** A table with id, created_at, updated_at and created_by_user_id (+ guid when asked). */
-function base(db: AnyDb, kind: DbKind, name: string, guid = true) {
-  let t = withTimestamps(kind, withId(kind, db.schema.createTable(name))).addColumn('created_by_user_id', 'integer');
+function base(db: AnyDb, d: Dialect, name: string, guid = true) {
+  let t = withTimestamps(d, d.withId(db.schema.createTable(name))).addColumn('created_by_user_id', 'integer');
   if (guid) t = t.addColumn('guid', 'varchar(36)', (c) => c.unique());
   return t;
 }
@@ -39,16 +38,21 @@ async function lowerNameIndex(db: AnyDb, table: string): Promise<void> {
   await sql`CREATE INDEX ${sql.raw(`idx_${table}_lower_name`)} ON ${sql.table(table)} (lower(name))`.execute(db);
 }
 
-export function initialMigration(kind: DbKind): Migration {
-  const json = columnType.json(kind);
-  const ts = columnType.timestamp(kind);
-  const bool = columnType.bool(kind);
-  const emptyObject = kind === 'sqlite' ? sql`'{}'` : sql`'{}'::jsonb`;
-  const falseValue = kind === 'sqlite' ? sql`0` : sql`false`;
+/** created_at / updated_at (UTC). */
+function withTimestamps<T extends string, C extends string>(d: Dialect, table: import('kysely').CreateTableBuilder<T, C>) {
+  return table
+    .addColumn('created_at', d.columnType.timestamp, (c) => c.notNull())
+    .addColumn('updated_at', d.columnType.timestamp, (c) => c.notNull());
+}
+
+export function initialMigration(d: Dialect): Migration {
+  const { json, timestamp: ts, bool } = d.columnType;
+  const emptyObject = sql.raw(d.literal.emptyJsonObject);
+  const falseValue = sql.raw(d.literal.false);
 
   return {
     async up(db: AnyDb) {
-      await withTimestamps(kind, withId(kind, db.schema.createTable('users')))
+      await withTimestamps(d, d.withId(db.schema.createTable('users')))
         .addColumn('guid', 'varchar(36)', (c) => c.unique())
         .addColumn('username', 'varchar(128)', (c) => c.notNull().unique())
         .addColumn('display_name', 'text', text)
@@ -60,14 +64,14 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('last_login_at', ts)
         .execute();
 
-      await base(db, kind, 'tags')
+      await base(db, d, 'tags')
         .addColumn('name', 'text', (c) => c.notNull().unique())
         .addColumn('description', 'text', text)
         .addColumn('meta', json, (c) => c.notNull().defaultTo(emptyObject))
         .execute();
 
       const carrier = (name: string, extra: string[]) => {
-        let t = base(db, kind, name).addColumn('name', 'text', (c) => (name === 'note_types' ? c.notNull() : c.notNull().unique()));
+        let t = base(db, d, name).addColumn('name', 'text', (c) => (name === 'note_types' ? c.notNull() : c.notNull().unique()));
         t = t.addColumn('description', 'text', text);
         for (const slot of [...SLOTS, ...extra]) t = t.addColumn(slot, 'text', text);
         return t.addColumn('section_config', json, (c) => c.notNull().defaultTo(emptyObject));
@@ -78,26 +82,26 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('apply_templates_to_shares', bool, (c) => c.notNull().defaultTo(falseValue))
         .execute();
 
-      await base(db, kind, 'template_partials')
+      await base(db, d, 'template_partials')
         .addColumn('name', 'text', (c) => c.notNull().unique())
         .addColumn('description', 'text', text)
         .addColumn('content', 'text', text)
         .execute();
 
-      await base(db, kind, 'queries', false)
+      await base(db, d, 'queries', false)
         .addColumn('name', 'text', (c) => c.notNull().unique())
         .addColumn('text', 'text', text)
         .addColumn('template', 'text', text)
         .addColumn('description', 'text', text)
         .execute();
 
-      await base(db, kind, 'series', false)
+      await base(db, d, 'series', false)
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('slug', 'text', (c) => c.notNull().unique())
         .addColumn('meta', json, (c) => c.notNull().defaultTo(emptyObject))
         .execute();
 
-      await base(db, kind, 'groups')
+      await base(db, d, 'groups')
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('description', 'text', text)
         .addColumn('url', 'text')
@@ -106,7 +110,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('category_id', 'integer', (c) => c.references('categories.id').onDelete('set null'))
         .execute();
 
-      await base(db, kind, 'notes')
+      await base(db, d, 'notes')
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('description', 'text', text)
         .addColumn('meta', json, (c) => c.notNull().defaultTo(emptyObject))
@@ -118,7 +122,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('share_created_at', ts)
         .execute();
 
-      await base(db, kind, 'resources')
+      await base(db, d, 'resources')
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('original_name', 'text', text)
         .addColumn('original_location', 'text', text)
@@ -141,7 +145,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('current_version_id', 'integer')
         .execute();
 
-      await base(db, kind, 'group_relation_types')
+      await base(db, d, 'group_relation_types')
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('description', 'text', text)
         .addColumn('from_category_id', 'integer', (c) => c.references('categories.id').onDelete('cascade'))
@@ -150,7 +154,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addUniqueConstraint('uq_relation_type_name_categories', ['name', 'from_category_id', 'to_category_id'])
         .execute();
 
-      await base(db, kind, 'group_relations', false)
+      await base(db, d, 'group_relations', false)
         .addColumn('name', 'text', text)
         .addColumn('description', 'text', text)
         .addColumn('from_group_id', 'integer', (c) => c.notNull().references('groups.id').onDelete('cascade'))
@@ -162,7 +166,7 @@ export function initialMigration(kind: DbKind): Migration {
 
       // Content tables whose features arrive in later issues, created here so every feature
       // (and MRQL, which reads all of them) sees one schema (companion §2.1, §2.3).
-      await base(db, kind, 'resource_versions', false)
+      await base(db, d, 'resource_versions', false)
         .addColumn('resource_id', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
         .addColumn('version_number', 'integer', (c) => c.notNull())
         .addColumn('hash', 'text', (c) => c.notNull())
@@ -177,7 +181,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addUniqueConstraint('uq_resource_version_number', ['resource_id', 'version_number'])
         .execute();
 
-      await withId(kind, db.schema.createTable('image_hashes'))
+      await d.withId(db.schema.createTable('image_hashes'))
         .addColumn('resource_id', 'integer', (c) => c.notNull().unique().references('resources.id').onDelete('cascade'))
         .addColumn('a_hash', 'text', text)
         .addColumn('d_hash', 'text', text)
@@ -192,7 +196,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('status', 'text', text)
         .execute();
 
-      await withId(kind, db.schema.createTable('resource_similarities'))
+      await d.withId(db.schema.createTable('resource_similarities'))
         .addColumn('resource_id1', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
         .addColumn('resource_id2', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
         .addColumn('hamming_distance', 'smallint', (c) => c.notNull().defaultTo(0))
@@ -202,7 +206,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addCheckConstraint('ck_resource_similarity_order', sql`resource_id1 < resource_id2`)
         .execute();
 
-      await base(db, kind, 'note_blocks', false)
+      await base(db, d, 'note_blocks', false)
         .addColumn('note_id', 'integer', (c) => c.notNull().references('notes.id').onDelete('cascade'))
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('position', 'varchar(64)', (c) => c.notNull())
@@ -210,7 +214,7 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('state', json, (c) => c.notNull().defaultTo(emptyObject))
         .execute();
 
-      await base(db, kind, 'saved_mrql_queries', false)
+      await base(db, d, 'saved_mrql_queries', false)
         .addColumn('name', 'text', (c) => c.notNull().unique())
         .addColumn('query', 'text', text)
         .addColumn('description', 'text', text)
@@ -233,7 +237,7 @@ export function initialMigration(kind: DbKind): Migration {
       await join('groups_related_notes', ['group_id', 'groups'], ['note_id', 'notes']);
       await join('group_related_groups', ['group_id', 'groups'], ['related_group_id', 'groups']);
 
-      await withId(kind, db.schema.createTable('log_entries'))
+      await d.withId(db.schema.createTable('log_entries'))
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('level', 'varchar(20)', (c) => c.notNull())
         .addColumn('action', 'varchar(20)', (c) => c.notNull())

@@ -2,7 +2,7 @@
 // (mrql.md §22.1). SQLite: external-content FTS5 tables kept in sync by triggers. PostgreSQL:
 // a stored generated tsvector column with a GIN index, plus trigram indexes on names.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DbKind } from '../../../core/db/connect.js';
+import type { Dialect } from '../../../core/db/dialect/index.js';
 
 type AnyDb = Kysely<unknown>;
 
@@ -47,21 +47,21 @@ async function postgresFts(db: AnyDb, table: string, cols: string[], trigram: bo
   if (trigram) await sql.raw(`CREATE INDEX idx_${table}_trgm ON ${table} USING gin (name gin_trgm_ops)`).execute(db);
 }
 
-export function searchMigration(kind: DbKind): Migration {
+async function postgresSearch(db: AnyDb): Promise<void> {
+  const available = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_available_extensions WHERE name = 'pg_trgm'`.execute(db);
+  const trigram = Boolean(available.rows[0]?.n);
+  if (trigram) await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+  for (const [table, cols] of Object.entries(SEARCHABLE)) await postgresFts(db, table, cols, trigram);
+}
+
+async function sqliteSearch(db: AnyDb): Promise<void> {
+  for (const [table, cols] of Object.entries(SEARCHABLE)) await sqliteFts(db, table, cols);
+}
+
+export function searchMigration(d: Dialect): Migration {
   return {
     async up(db: AnyDb) {
-      let trigram = false;
-      if (kind === 'postgres') {
-        const available = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_available_extensions WHERE name = 'pg_trgm'`.execute(db);
-        if (available.rows[0]?.n) {
-          await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
-          trigram = true;
-        }
-      }
-      for (const [table, cols] of Object.entries(SEARCHABLE)) {
-        if (kind === 'sqlite') await sqliteFts(db, table, cols);
-        else await postgresFts(db, table, cols, trigram);
-      }
+      await d.byEngine({ sqlite: sqliteSearch, postgres: postgresSearch })(db);
       // Scoped "newest first" pages and hierarchy walks (mrql.md §22.1–22.2); resources have
       // theirs from 003-resources.
       await sql`CREATE INDEX idx_notes_owner_created ON notes (owner_id, created_at)`.execute(db);

@@ -1,14 +1,12 @@
 // Download history and runtime settings (companion §2.4, §1.9, §7.3).
 import type { Kysely, Migration } from 'kysely';
-import type { DbKind } from '../../../core/db/connect.js';
-import { columnType, withId } from '../../../core/db/dialect.js';
+import type { Dialect } from '../../../core/db/dialect/index.js';
 
-export function jobsMigration(kind: DbKind): Migration {
-  const ts = columnType.timestamp(kind);
-  const json = columnType.json(kind);
+export function jobsMigration(d: Dialect): Migration {
+  const { timestamp: ts, json } = d.columnType;
   return {
     async up(db: Kysely<unknown>) {
-      await withId(kind, db.schema.createTable('download_history_entries'))
+      await d.withId(db.schema.createTable('download_history_entries'))
         .addColumn('job_id', 'varchar(64)', (c) => c.notNull().unique())
         .addColumn('url', 'varchar(2048)', (c) => c.notNull().defaultTo(''))
         .addColumn('name', 'varchar(1000)', (c) => c.notNull().defaultTo(''))

@@ -1,0 +1,121 @@
+// The statements every named entity table shares (tags, categories, resource categories, note
+// types, partials, saved queries, series, and the content tables for their common parts):
+// lookups by id and name, the paged list with the common filters, counts, timelines, updates
+// and deletes. A feature's repository extends this and adds its own statements.
+import { sql, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { Repository } from '../../core/db/repository.js';
+import { nowIso } from '../../core/db/values.js';
+import type { Database } from '../schema/database.js';
+import { applyCommonFilters, applySort, sortTerms, type CommonListInput, type SortSpec } from './list.js';
+
+/** Tables whose rows have id, name, description, created_at and updated_at. */
+export type NamedTable =
+  | 'tags'
+  | 'categories'
+  | 'resource_categories'
+  | 'note_types'
+  | 'template_partials'
+  | 'queries'
+  | 'series'
+  | 'groups'
+  | 'notes'
+  | 'resources'
+  | 'group_relation_types'
+  | 'group_relations';
+
+/** Columns every NamedTable row has. */
+interface NamedColumns {
+  id: number;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+export type NamedRow<T extends NamedTable> = Selectable<Database[T]> & NamedColumns;
+
+// Kysely cannot type a query over "one of several tables" generically; every NamedTable has the
+// columns used here, so the shared statements are typed against `tags` as a stand-in.
+type Stand = 'tags';
+export type NamedQuery = SelectQueryBuilder<Database, Stand, object>;
+
+/** One time bucket of a timeline: [start, end). */
+export interface TimeBucket {
+  start: string;
+  end: string;
+}
+
+export abstract class NamedRepository<T extends NamedTable, I extends CommonListInput = CommonListInput> extends Repository<Database> {
+  protected abstract readonly table: T;
+  /** What SortBy may name on this table's list. */
+  protected abstract readonly sort: SortSpec;
+
+  private get t(): Stand {
+    return this.table as unknown as Stand;
+  }
+
+  /**
+   * The list's filtered rows before selection, sorting and paging. Tables with more than the
+   * common filters override it (and everything below — list, count, timeline — follows).
+   */
+  protected filtered(input: I): NamedQuery {
+    return applyCommonFilters(this.db.selectFrom(this.t), this.dialect, this.table, input) as NamedQuery;
+  }
+
+  async find(id: number): Promise<NamedRow<T> | undefined> {
+    return (await this.db.selectFrom(this.t).selectAll().where('id', '=', id).executeTakeFirst()) as NamedRow<T> | undefined;
+  }
+
+  async findByName(name: string): Promise<NamedRow<T> | undefined> {
+    return (await this.db.selectFrom(this.t).selectAll().where('name', '=', name).orderBy('id').executeTakeFirst()) as NamedRow<T> | undefined;
+  }
+
+  /** The rows among `ids` that exist, in id order. */
+  async findMany(ids: readonly number[]): Promise<NamedRow<T>[]> {
+    if (ids.length === 0) return [];
+    return (await this.db.selectFrom(this.t).selectAll().where('id', 'in', [...ids]).orderBy('id').execute()) as NamedRow<T>[];
+  }
+
+  /** One page of the list: `limit` rows from `offset`, in SortBy order. */
+  async page(input: I, limit: number, offset: number): Promise<NamedRow<T>[]> {
+    const terms = sortTerms(this.dialect, this.table, input.SortBy, this.sort);
+    const rows = await applySort(this.filtered(input).selectAll(this.t), terms).limit(limit).offset(offset).execute();
+    return rows as unknown as NamedRow<T>[];
+  }
+
+  async count(input: I): Promise<number> {
+    const r = await this.filtered(input).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Rows of the filtered list created, and updated after creation, in each bucket. */
+  async timeline(input: I, buckets: readonly TimeBucket[]): Promise<{ created: number; updated: number }[]> {
+    if (buckets.length === 0) return [];
+    const created = sql.ref(`${this.table}.created_at`);
+    const updated = sql.ref(`${this.table}.updated_at`);
+    const from = buckets[0].start;
+    const to = buckets[buckets.length - 1].end;
+    const sums = buckets.flatMap((b, i) => [
+      sql<number>`sum(CASE WHEN ${created} >= ${b.start} AND ${created} < ${b.end} THEN 1 ELSE 0 END)`.as(`c${i}`),
+      sql<number>`sum(CASE WHEN ${updated} >= ${b.start} AND ${updated} < ${b.end} AND ${updated} > ${created} THEN 1 ELSE 0 END)`.as(`u${i}`),
+    ]);
+    const row = (await this.filtered(input)
+      .where(sql<boolean>`((${created} >= ${from} AND ${created} < ${to}) OR (${updated} >= ${from} AND ${updated} < ${to}))`)
+      .select(sums)
+      .executeTakeFirst()) as Record<string, number | null> | undefined;
+    return buckets.map((_, i) => ({ created: Number(row?.[`c${i}`] ?? 0), updated: Number(row?.[`u${i}`] ?? 0) }));
+  }
+
+  /** Sets columns and bumps updated_at. */
+  async update(id: number, patch: Updateable<Database[T]>): Promise<void> {
+    await this.db
+      .updateTable(this.t)
+      .set({ ...(patch as Updateable<Database[Stand]>), updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async remove(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.deleteFrom(this.t).where('id', 'in', [...ids]).execute();
+  }
+}

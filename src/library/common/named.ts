@@ -1,0 +1,96 @@
+// The rules every named entity shares, written once: a missing id is 404, every id of a bulk
+// request must exist, names are unique where the table says so (409 on a clash, whatever the
+// route), paged lists, inline name/description edits, and deletes with their change events.
+import type { Updateable } from 'kysely';
+import type { EventBus } from '../../core/events/bus.js';
+import type { Transactor, Tx } from '../../core/db/repository.js';
+import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import type { Actor, Principal } from '../auth/principal.js';
+import type { Database } from '../schema/database.js';
+import { withChange } from './changes.js';
+import { pageOf, type CommonListInput } from './list.js';
+import type { NamedRepository, NamedRow, NamedTable } from './named-repository.js';
+import { validName } from './names.js';
+
+export interface NamedKind {
+  /** Entity type in the audit log and events ("tag", "resource_category"). */
+  entityType: string;
+  /** Human label in messages ("tag", "resource category"). */
+  label: string;
+  /** Whether two rows may share a name (note types may; the rest may not). */
+  uniqueName: boolean;
+}
+
+export interface NamedDeps {
+  bus: EventBus<Principal>;
+  transactor: Transactor<Database>;
+}
+
+export class NamedEntities<T extends NamedTable, I extends CommonListInput = CommonListInput> {
+  constructor(
+    readonly repo: NamedRepository<T, I>,
+    readonly kind: NamedKind,
+    private readonly deps: NamedDeps,
+  ) {}
+
+  async require(id: number | undefined): Promise<NamedRow<T>> {
+    if (id === undefined || id === null) throw badRequest('id is required');
+    const row = await this.repo.find(id);
+    if (!row) throw notFound(`${this.kind.label} ${id} not found`);
+    return row;
+  }
+
+  /** Every id must exist (404 naming the first that does not); duplicates count once. */
+  async requireAll(ids: readonly number[]): Promise<NamedRow<T>[]> {
+    const unique = [...new Set(ids)];
+    const rows = await this.repo.findMany(unique);
+    if (rows.length !== unique.length) {
+      const found = new Set(rows.map((r) => r.id));
+      throw notFound(`${this.kind.label} ${unique.find((id) => !found.has(id))} not found`);
+    }
+    return rows;
+  }
+
+  /** 409 when another row already has this name (tables with unique names only). */
+  async assertNameFree(name: string, exceptId?: number): Promise<void> {
+    if (!this.kind.uniqueName) return;
+    const clash = await this.repo.findByName(name);
+    if (clash && clash.id !== exceptId) throw conflict(`a ${this.kind.label} named "${name}" already exists`);
+  }
+
+  async list(input: I, perPage?: number) {
+    const { page, perPage: size, offset } = pageOf(input.page, perPage);
+    const rows = await this.repo.page(input, size, offset);
+    return { rows, page, perPage: size };
+  }
+
+  count(input: I): Promise<number> {
+    return this.repo.count(input);
+  }
+
+  /** Inline edit of name or description, logged as an update. */
+  async editField(actor: Actor, id: number | undefined, field: 'name' | 'description', value: string): Promise<void> {
+    const row = await this.require(id);
+    const v = field === 'name' ? validName(value) : value;
+    if (field === 'name') await this.assertNameFree(v, row.id);
+    await withChange(this.deps.bus, actor, 'update', this.kind.entityType, async () => {
+      await this.repo.update(row.id, { [field]: v } as Updateable<Database[T]>);
+      return { id: row.id, name: field === 'name' ? v : row.name, before: row, result: undefined };
+    });
+  }
+
+  /**
+   * Deletes one row with its change events; `first` runs in the same transaction before the
+   * row goes (moving dependants, say). Returns the deleted row.
+   */
+  async delete(actor: Actor, id: number | undefined, first?: (tx: Tx<Database>, row: NamedRow<T>) => Promise<void>): Promise<NamedRow<T>> {
+    const row = await this.require(id);
+    return withChange(this.deps.bus, actor, 'delete', this.kind.entityType, async () => {
+      await this.deps.transactor.run(async (tx) => {
+        if (first) await first(tx, row);
+        await this.repo.in(tx).remove([row.id]);
+      });
+      return { id: row.id, name: row.name, before: row, result: row };
+    });
+  }
+}

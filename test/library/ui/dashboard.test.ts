@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png, upload } from '../../helpers/resources.js';
+
+let lib: TestLibrary;
+beforeAll(async () => {
+  lib = await startTestLibrary(['-hash-worker-disabled']);
+});
+afterAll(async () => lib?.close());
+
+type Dash = {
+  resources: { id: number; name: string }[];
+  notes: { id: number; name: string }[];
+  groups: { id: number; name: string }[];
+  tags: { id: number; name: string }[];
+  activity: { type: string; id: number; name: string; action: string }[];
+};
+
+describe('dashboard', () => {
+  it('shows the newest six of each kind and an activity feed that counts real edits only', async () => {
+    for (let i = 1; i <= 7; i++) await lib.json('POST', '/v1/tag', { Name: `dash tag ${i}` });
+    const group = (await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'dash group' })).body.ID;
+    await lib.json('POST', '/v1/note', { Name: 'dash note' });
+    await upload(lib, [{ name: 'dash.png', data: await png(20, 20, 77) }]);
+    // An edit a minute after creation is activity; the create-time update_at is not.
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await lib.lib.db.updateTable('groups').set({ updated_at: later }).where('id', '=', group).execute();
+
+    const d = (await lib.json<Dash>('GET', '/dashboard.json')).body;
+    expect(d.tags.map((t) => t.name)).toEqual(['dash tag 7', 'dash tag 6', 'dash tag 5', 'dash tag 4', 'dash tag 3', 'dash tag 2']);
+    expect(d.groups.map((g) => g.name)).toEqual(['dash group']);
+    expect(d.notes.map((n) => n.name)).toEqual(['dash note']);
+    expect(d.resources.map((r) => r.name)).toEqual(['dash.png']);
+    expect(d.activity[0]).toMatchObject({ type: 'group', id: group, action: 'updated' });
+    expect(d.activity.filter((e) => e.action === 'updated')).toHaveLength(1);
+    expect(d.activity.length).toBe(11);
+    const html = await (await lib.fetch('/dashboard')).text();
+    expect(html).toContain('data-testid="activity"');
+    expect(html).toContain(`href="/group?id=${group}"`);
+  });
+});
