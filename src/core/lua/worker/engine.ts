@@ -102,6 +102,7 @@ export class Engine {
       open(L);
       this.setGlobalFromTop(name);
     }
+    this.registerLoaded(['_G', ...libs.map(([name]) => name)]);
     for (const name of ['dofile', 'loadfile', 'load', 'loadstring', 'require', 'module']) this.clearGlobal(name);
     this.setField('string', 'dump', null); // bytecode is useless without load, and never needed
     this.setCFunction('print', (L1) => this.print(L1, 'info', '\t'));
@@ -110,6 +111,35 @@ export class Engine {
     this.runPrelude();
     for (const name of this.setup.hiddenGlobals) this.clearGlobal(name);
     api.settop(L, 0);
+  }
+
+  /**
+   * Records the libraries in the registry's _LOADED table, as luaL_openlibs would: tracebacks
+   * and argument errors find function names there ("in function 'handler'").
+   */
+  private registerLoaded(names: string[]): void {
+    const { api, L } = this;
+    api.pushvalue(L, LUA_REGISTRYINDEX);
+    this.conv.pushString(L, '_LOADED');
+    if (api.rawget(L, -2) !== T.Table) {
+      api.settop(L, -2);
+      api.createtable(L, 0, names.length);
+      this.conv.pushString(L, '_LOADED');
+      api.pushvalue(L, -2);
+      api.rawset(L, -4);
+    }
+    for (const name of names) {
+      this.conv.pushString(L, name);
+      this.pushGlobals(L);
+      if (name !== '_G') {
+        this.conv.pushString(L, name);
+        api.rawget(L, -2);
+        api.copy(L, -1, -2);
+        api.settop(L, -2);
+      }
+      api.rawset(L, -3);
+    }
+    api.settop(L, -3);
   }
 
   private pushGlobals(L: number): void {
