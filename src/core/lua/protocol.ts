@@ -49,7 +49,7 @@ export type WorkerMessage =
   | { t: 'ready' }
   | { t: 'fatal'; message: string }
   | { t: 'host'; fn: number; args: unknown[]; refs: boolean }
-  | { t: 'done'; seq: number; result: OperationResult; memoryUsed: number }
+  | { t: 'done'; seq: number; result: OperationResult; memoryUsed: number; hookChecks: number }
   | { t: 'log'; level: 'info' | 'warn'; message: string };
 
 /**

@@ -28,12 +28,13 @@ async function expectCutOff(code: string, budgetMs = 200, kinds: LuaErrorKind[] 
   const took = Date.now() - started;
   expect(kinds).toContain(e.kind);
   expect(took).toBeGreaterThanOrEqual(budgetMs - 5);
-  expect(took).toBeLessThan(budgetMs + 1500);
+  expect(took).toBeLessThan(budgetMs + 3000);
   if (target.state === 'open') {
-    // The VM stays usable and runs at full speed again (the per-instruction hook was reset).
-    const t0 = Date.now();
-    expect(await lua('local n = 0 for i = 1, 3e6 do n = n + i end return n', 5000, target)).toEqual([4500001500000]);
-    expect(Date.now() - t0).toBeLessThan(3000);
+    // The VM stays usable, with the hook back to one check per 1,000 instructions (after a
+    // timeout it checks every instruction of the thread that timed out).
+    expect(await lua('local n = 0 for i = 1, 1e6 do n = n + i end return n', 5000, target)).toEqual([500000500000]);
+    expect(target.hookChecks).toBeGreaterThan(1000);
+    expect(target.hookChecks).toBeLessThan(10_000);
   }
   return e;
 }
@@ -154,7 +155,7 @@ describe('time budgets: every loop is cut off', () => {
     const e = await failure(vm.call('spin', [], { entry: 'endpoint spin', budgetMs: 150 }));
     expect(e.kind).toBe('timeout');
     expect(e.entry).toBe('endpoint spin');
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(3000);
     expect(await vm.call('unpack', [[1, 2]], { entry: 'after', budgetMs: 1000 })).toEqual([1, 2]);
   });
 
@@ -276,7 +277,7 @@ describe('error objects', () => {
     const started = Date.now();
     const e = await failure(lua('error(setmetatable({}, {__tostring = function() while true do end end}))', 5000));
     expect(e.luaMessage).toBe('(error object is a table value)');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('other error values and the traceback', async () => {

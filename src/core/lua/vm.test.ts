@@ -192,7 +192,7 @@ describe('nested calls and the call chain', () => {
     const started = Date.now();
     const t = await failure(load(vm, 'transaction(function() while true do end end)', 200));
     expect(t.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('nested calls started together run one after another', async () => {
@@ -235,7 +235,7 @@ describe('the VM lock', () => {
     const fast = call(serial, 'fast').then(() => (done.fast = Date.now() - t0));
     const echo = call(other, 'echo').then(() => (done.echo = Date.now() - t0));
     await Promise.all([slow, fast, echo]);
-    expect(done.echo).toBeLessThan(300);
+    expect(done.echo).toBeLessThan(done.slow);
     expect(done.fast).toBeGreaterThanOrEqual(done.slow);
     expect(done.slow).toBeGreaterThanOrEqual(395);
   });
@@ -251,9 +251,9 @@ describe('the VM lock', () => {
   it('the budget starts when the lock is held', async () => {
     const vm = await newVm('budget-start');
     await vm.setGlobal('sleep', (ms: unknown) => sleep(ms as number));
-    await load(vm, 'function hold() sleep(300) end function quick() return "ok" end');
+    await load(vm, 'function hold() sleep(600) end function quick() return "ok" end');
     const holding = call(vm, 'hold');
-    expect(await call(vm, 'quick', [], { budgetMs: 100 })).toEqual(['ok']);
+    expect(await call(vm, 'quick', [], { budgetMs: 300 })).toEqual(['ok']);
     await holding;
   });
 
@@ -303,7 +303,7 @@ describe('cancellation', () => {
     const started = Date.now();
     const e = await failure(call(vm, 'spin', [], { budgetMs: 10_000, signal: abort.signal }));
     expect(e.kind).toBe('cancelled');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(3000);
     expect(await call(vm, 'ok')).toEqual(['ok']);
   });
 

@@ -2,8 +2,8 @@
 // deadline, host functions (blocking calls to the main thread), and the operations the main
 // thread runs (load a chunk, call a function, read or set a global). Everything here runs
 // synchronously on the worker thread.
-import { LuaGlobal, LuaWasm } from 'wasmoon';
-import { bindCApi, isLongjmp, LUA_MASKCOUNT, LUA_MULTRET, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS, Status, T, upvalueIndex, type CApi, type WasmModule } from './capi.js';
+import { LuaWasm } from 'wasmoon';
+import { bindCApi, captureWasmExports, isLongjmp, LUA_MASKCOUNT, LUA_MULTRET, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS, Status, T, upvalueIndex, type CApi, type WasmModule } from './capi.js';
 import { Converter, formatLuaFloat } from './convert.js';
 import { SANDBOX_PRELUDE } from './prelude.js';
 import { CANCEL_SLOT, type LuaFailureKind, type Operation, type OperationResult, type WorkerSetup } from '../protocol.js';
@@ -35,6 +35,9 @@ export class Engine {
   private readonly trampoline: number;
   private readonly msgh: number;
   private readonly cstrings = new Map<string, number>();
+  private allocated = 0;
+  /** How often the hook ran during the current top-level operation (a diagnostic). */
+  hookChecks = 0;
 
   // The top-level operation in progress.
   private seq = 0;
@@ -52,21 +55,19 @@ export class Engine {
   private lastTraceback = '';
 
   static async create(setup: WorkerSetup, host: EngineHost): Promise<Engine> {
-    const lua = await LuaWasm.initialize(setup.wasmPath);
-    const global = new LuaGlobal(lua, true); // traces allocations, so setMemoryMax can refuse them
-    const engine = new Engine(lua.module as unknown as WasmModule, global, setup, host);
-    global.setMemoryMax(setup.memoryLimitBytes);
-    return engine;
+    const { value: lua, exports } = await captureWasmExports(() => LuaWasm.initialize(setup.wasmPath));
+    return new Engine(lua.module as unknown as WasmModule, exports, setup, host);
   }
 
   private constructor(
     private readonly mod: WasmModule,
-    private readonly global: LuaGlobal,
+    exports: WebAssembly.Exports | undefined,
     private readonly setup: WorkerSetup,
     private readonly host: EngineHost,
   ) {
-    this.api = bindCApi(mod);
-    this.L = global.address;
+    this.api = bindCApi(mod, exports);
+    this.L = this.api.newstate(mod.addFunction((_ud: number, ptr: number, oldSize: number, newSize: number) => this.allocate(ptr, oldSize, newSize), 'iiiii'), 0);
+    if (!this.L) throw new Error('could not create a Lua state');
     this.control = new Int32Array(setup.control);
     this.hook = mod.addFunction((L1: number) => this.onHook(L1), 'vii');
     this.stub = mod.addFunction((L1: number) => this.callHostFunction(L1), 'ii');
@@ -81,9 +82,29 @@ export class Engine {
     this.api.sethook(this.L, this.hook, LUA_MASKCOUNT, HOOK_INTERVAL);
   }
 
-  /** Bytes the Lua state holds (what setMemoryMax limits). */
+  /** Bytes the Lua state holds. */
   memoryUsed(): number {
-    return this.global.getMemoryUsed();
+    return this.allocated;
+  }
+
+  /**
+   * Lua's allocator (lua_Alloc): every allocation of the state passes here, so refusing one
+   * that would cross the limit makes Lua raise "not enough memory" in the code that asked.
+   */
+  private allocate(ptr: number, oldSize: number, newSize: number): number {
+    // When ptr is NULL, oldSize encodes the kind of object, not a size.
+    const old = ptr ? oldSize : 0;
+    if (newSize === 0) {
+      if (ptr) {
+        this.allocated -= old;
+        this.api.free(ptr);
+      }
+      return 0;
+    }
+    if (newSize > old && this.allocated + newSize - old > this.setup.memoryLimitBytes) return 0;
+    const next = this.api.realloc(ptr, newSize);
+    if (next) this.allocated += newSize - old;
+    return next;
   }
 
   // ---- sandbox (library-plugins.md §9.3, clip-behaviour.md §8.4) ------------------------------
@@ -292,6 +313,7 @@ export class Engine {
    * next instruction and cannot keep running.
    */
   private onHook(L: number): void {
+    this.hookChecks++;
     if (!this.checkExpiry()) {
       if (this.api.gethookcount(L) !== HOOK_INTERVAL) this.api.sethook(L, this.hook, LUA_MASKCOUNT, HOOK_INTERVAL);
       return;
@@ -354,6 +376,7 @@ export class Engine {
       this.seq = seq;
       this.deadline = deadline;
       this.expired = null;
+      this.hookChecks = 0;
     }
     const base = api.gettop(L);
     try {

@@ -38,7 +38,7 @@ function run(seq: number, deadline: number, operation: Operation): void {
   } catch (e) {
     fatal(e);
   }
-  post({ t: 'done', seq, result, memoryUsed: engine.memoryUsed() });
+  post({ t: 'done', seq, result, memoryUsed: engine.memoryUsed(), hookChecks: engine.hookChecks });
 }
 
 async function start(): Promise<void> {
