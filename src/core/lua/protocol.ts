@@ -42,7 +42,11 @@ export type IdleMessage =
 /** main → worker on the sync port, while the worker waits inside a host function. */
 export type SyncMessage =
   | { t: 'reply'; ok: true; values: unknown[]; refs: boolean }
-  | { t: 'reply'; ok: false; message: string }
+  /**
+   * A failed host function. `rethrow`: the failure is a Lua error coming back out of a nested
+   * call, raised again as it was (its value when it had one, else its message, no new position).
+   */
+  | { t: 'reply'; ok: false; message: string; rethrow?: { value?: unknown } }
   | { t: 'run'; seq: number; deadline: number; operation: Operation };
 
 export type WorkerMessage =

@@ -187,7 +187,10 @@ describe('nested calls and the call chain', () => {
     log.length = 0;
     const e = await failure(load(vm, 'transaction(function() write(1) error("nope") end)'));
     expect(log).toEqual(['begin', 'write 1', 'rollback']);
-    expect(e.luaMessage).toContain('nope');
+    expect(e.luaMessage).toBe('plugin.lua:1: nope');
+    // The plugin sees the error of its callback as it raised it, table values included.
+    expect(await load(vm, 'local ok, e = pcall(transaction, function() error({ code = 7 }) end) return ok, e.code')).toEqual([false, 7]);
+    expect(await load(vm, 'local ok, e = pcall(transaction, function() error("plain", 0) end) return e')).toEqual(['plain']);
     // The nested call inherits the outer deadline, whatever budget it asks for.
     const started = Date.now();
     const t = await failure(load(vm, 'transaction(function() while true do end end)', 200));
@@ -352,6 +355,18 @@ describe('revocation and closing (§9.8)', () => {
     expect(await running).toEqual(['finished']);
     expect(vm.state).toBe('closed');
     expect((await failure(call(vm, 'run'))).kind).toBe('unavailable');
+  });
+
+  it('a host function may close its own VM: the running entry point finishes first', async () => {
+    const vm = await newVm('self-closing');
+    await vm.setGlobal('disable', async () => {
+      await vm.close();
+      return vm.state;
+    });
+    await load(vm, 'function run() local state = disable() return state, "still running" end');
+    expect(await call(vm, 'run')).toEqual(['revoked', 'still running']);
+    await vm.close();
+    expect(vm.state).toBe('closed');
   });
 
   it('terminate ends the running entry point at once', async () => {

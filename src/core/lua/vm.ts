@@ -308,9 +308,22 @@ export class LuaVm {
     this.lock.failWaiters();
   }
 
-  /** Revokes, waits for the running entry point (bounded by its budget), then ends the worker. */
+  /**
+   * Revokes, waits for the running entry point (bounded by its budget), then ends the worker.
+   * Called from inside one of this VM's own host functions it cannot wait for the entry point
+   * that is waiting for it: it revokes and resolves at once, and the VM closes when that entry
+   * point ends.
+   */
   async close(): Promise<void> {
     this.revoke();
+    if (currentLuaChain().includes(this)) {
+      void this.closeWhenIdle();
+      return;
+    }
+    await this.closeWhenIdle();
+  }
+
+  private async closeWhenIdle(): Promise<void> {
     if (this._state === 'revoked') {
       const release = await this.lock.acquire().catch(() => undefined);
       if (this._state === 'revoked') this._state = 'closed';
@@ -504,7 +517,12 @@ export class LuaVm {
       const out = toTransport(this.transport(op.root), values);
       reply = { t: 'reply', ok: true, values: out.value as unknown[], refs: out.refs };
     } catch (e) {
-      reply = { t: 'reply', ok: false, message: e instanceof Error ? e.message : String(e) };
+      if (e instanceof LuaError && e.plugin === this.name && (e.kind === 'runtime' || e.kind === 'memory' || e.kind === 'timeout' || e.kind === 'cancelled')) {
+        // An error out of a nested call of this plugin goes back into Lua as it was raised.
+        reply = { t: 'reply', ok: false, message: e.luaMessage, rethrow: e.value === undefined ? {} : { value: e.value } };
+      } else {
+        reply = { t: 'reply', ok: false, message: e instanceof Error ? e.message : String(e) };
+      }
     } finally {
       const i = this.hostTokens.lastIndexOf(token);
       if (i >= 0) this.hostTokens.splice(i, 1);
@@ -587,6 +605,7 @@ export class LuaVm {
     this._state = 'crashed';
     clearTimeout(this.watchdog);
     const message = `the plugin's VM was terminated: ${reason}`;
+    this.log('warn', message);
     this.failActive((op) => this.error('crashed', op.entry, message));
     this.lock.failWaiters();
     void this.worker.terminate();

@@ -15,7 +15,7 @@ const MAX_LOG_LINE = 64 * 1024;
 const TRACEBACK_LINES = 12;
 const TYPE_NAMES = ['nil', 'boolean', 'userdata', 'number', 'string', 'table', 'function', 'userdata', 'thread'];
 
-export type HostReply = { ok: true; values: unknown[]; refs: boolean } | { ok: false; message: string };
+export type HostReply = { ok: true; values: unknown[]; refs: boolean } | { ok: false; message: string; rethrow?: { value?: unknown } };
 
 export interface EngineHost {
   /** Blocks until the main thread answered (running any nested operation it asks for). */
@@ -350,7 +350,13 @@ export class Engine {
       }
       // Time spent in the host counts: an expired call fails as soon as Lua resumes.
       if (this.checkExpiry()) return this.raiseExpired(L);
-      if (!reply.ok) return this.raise(L, reply.message);
+      if (!reply.ok) {
+        if (reply.rethrow?.value !== undefined) {
+          this.conv.push(L, reply.rethrow.value);
+          return api.error(L);
+        }
+        return this.raise(L, reply.message, !reply.rethrow);
+      }
       if (!api.checkstack(L, reply.values.length + 4)) return this.raise(L, 'stack overflow');
       for (const v of reply.values) this.conv.push(L, v);
       return reply.values.length;
