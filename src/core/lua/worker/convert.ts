@@ -53,6 +53,7 @@ export class Converter {
   private readonly lenPtr: number;
   private readonly scratchSize = 4096;
   private readonly scratch: number;
+  private view: Uint8Array | undefined;
   // State of the conversion in progress (reads do not nest).
   private count = 0;
   private warned = false;
@@ -239,13 +240,19 @@ export class Converter {
 
   pushString(L: number, s: string): void {
     // Worst case three bytes per UTF-16 unit; short strings go through a reused buffer.
-    const cap = s.length * 3;
-    if (cap <= this.scratchSize) {
-      const { written } = encoder.encodeInto(s, this.mod.HEAPU8.subarray(this.scratch, this.scratch + cap));
+    if (s.length * 3 <= this.scratchSize) {
+      const { written } = encoder.encodeInto(s, this.scratchView());
       this.api.pushlstring(L, this.scratch, written);
       return;
     }
     this.pushBytes(L, encoder.encode(s));
+  }
+
+  /** A view of the scratch buffer, made again only when wasm memory grew (new ArrayBuffer). */
+  private scratchView(): Uint8Array {
+    const heap = this.mod.HEAPU8;
+    if (this.view?.buffer !== heap.buffer) this.view = heap.subarray(this.scratch, this.scratch + this.scratchSize);
+    return this.view;
   }
 
   pushBytes(L: number, bytes: Uint8Array): void {
