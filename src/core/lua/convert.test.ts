@@ -228,6 +228,20 @@ describe('Lua → host', () => {
     expect(logs.filter((l) => l.includes('100000 values'))).toHaveLength(1);
   });
 
+  it('strings shared inside Lua are capped by total size when converted', async () => {
+    logs.length = 0;
+    const small = await LuaVm.create({ name: 'bytes', memoryLimitBytes: 16 * 1024 * 1024, log: (_level, message) => logs.push(message) });
+    try {
+      const [list] = await small.load('local s = string.rep("x", 1024 * 1024) local t = {} for i = 1, 1000 do t[i] = s end return t', { chunkName: 't.lua', entry: 't', budgetMs: 5000 });
+      const kept = (list as (string | null)[]).filter((v) => typeof v === 'string');
+      expect(kept.length).toBe(16);
+      expect(kept.every((v) => v!.length === 1024 * 1024)).toBe(true);
+      expect(logs.filter((l) => l.includes('bytes of strings'))).toHaveLength(1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('an own "__proto__" key stays a plain key', async () => {
     const v = (await one(`return {["__proto__"] = {polluted = true}, ok = 1}`)) as Record<string, unknown>;
     expect(Object.getPrototypeOf(v)).toBe(Object.prototype);

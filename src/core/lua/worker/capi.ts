@@ -31,7 +31,8 @@ export interface CApi {
   tonumberx(L: L, idx: number, isnum: Ptr): number;
   tolstring(L: L, idx: number, len: Ptr): Ptr;
   topointer(L: L, idx: number): number;
-  rawlen(L: L, idx: number): number;
+  /** lua_Unsigned: 64-bit. */
+  rawlen(L: L, idx: number): bigint;
   pushnil(L: L): void;
   pushboolean(L: L, b: number): void;
   pushinteger(L: L, n: bigint): void;

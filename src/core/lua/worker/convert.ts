@@ -56,6 +56,7 @@ export class Converter {
   private view: Uint8Array | undefined;
   // State of the conversion in progress (reads do not nest).
   private count = 0;
+  private bytes = 0;
   private warned = false;
   private refsUsed = false;
   private functions: FunctionMode = 'null';
@@ -67,6 +68,11 @@ export class Converter {
     private readonly placeholderKey: string,
     private readonly warn: (message: string) => void,
     private readonly pushHostFunction: (L: number, id: number, mapArgs: number) => void,
+    /**
+     * Most string bytes one conversion produces. Lua shares strings, so a table holding one
+     * big string 100,000 times is cheap in Lua and would be 100,000 copies outside it.
+     */
+    private readonly maxBytes: number,
   ) {
     this.lenPtr = api.malloc(8);
     this.scratch = api.malloc(this.scratchSize);
@@ -77,6 +83,7 @@ export class Converter {
   /** Reads the value at idx. In map mode a table keeps only its string keys (top level only). */
   read(L: number, idx: number, functions: FunctionMode, map = false): ReadResult {
     this.count = 0;
+    this.bytes = 0;
     this.warned = false;
     this.refsUsed = false;
     this.functions = functions;
@@ -130,8 +137,11 @@ export class Converter {
         return api.toboolean(L, idx) !== 0;
       case T.Number:
         return api.isinteger(L, idx) ? Number(api.tointegerx(L, idx, 0)) : api.tonumberx(L, idx, 0);
-      case T.String:
+      case T.String: {
+        this.bytes += Number(this.api.rawlen(L, idx));
+        if (this.bytes > this.maxBytes) return this.limit(`value conversion stopped at ${this.maxBytes} bytes of strings; the rest was dropped`);
         return this.readString(L, idx);
+      }
       case T.Table:
         return this.readTable(L, idx, depth, false);
       case T.Function:

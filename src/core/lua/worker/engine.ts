@@ -73,11 +73,12 @@ export class Engine {
     this.stub = mod.addFunction((L1: number) => this.callHostFunction(L1), 'ii');
     this.trampoline = mod.addFunction((L1: number) => this.runPending(L1), 'ii');
     this.msgh = mod.addFunction((L1: number) => this.onError(L1), 'ii');
-    this.conv = new Converter(this.api, mod, setup.placeholderKey, (m) => host.log('warn', m), (L1, id, mapArgs) => {
+    const pushHostFunction = (L1: number, id: number, mapArgs: number) => {
       this.api.pushinteger(L1, BigInt(id));
       this.api.pushinteger(L1, BigInt(mapArgs));
       this.api.pushcclosure(L1, this.stub, 2);
-    });
+    };
+    this.conv = new Converter(this.api, mod, setup.placeholderKey, (m) => host.log('warn', m), pushHostFunction, setup.memoryLimitBytes);
     this.installSandbox();
     this.api.sethook(this.L, this.hook, LUA_MASKCOUNT, HOOK_INTERVAL);
   }
