@@ -301,7 +301,7 @@ describe('error objects', () => {
 describe('hooks the instruction counter cannot reach', () => {
   it('a pathological pattern stuck inside C is killed by the watchdog', async () => {
     const crashes: string[] = [];
-    const victim = await LuaVm.create({ name: 'pattern', killGraceMs: 300, onCrash: (e) => crashes.push(e.message) });
+    const victim = await LuaVm.create({ name: 'pattern', killGraceMs: 300, onCrash: (e) => crashes.push(e.message), log: () => undefined });
     try {
       const other = await LuaVm.create({ name: 'bystander' });
       const e = await expectCutOff('local s = string.rep("a", 40) return string.find(s, string.rep("a*", 30) .. "b")', 200, ['crashed'], victim);
@@ -318,7 +318,7 @@ describe('hooks the instruction counter cannot reach', () => {
   });
 
   it('a __close handler run with hooks off after a timeout is killed too', async () => {
-    const victim = await LuaVm.create({ name: 'closer', killGraceMs: 300 });
+    const victim = await LuaVm.create({ name: 'closer', killGraceMs: 300, log: () => undefined });
     try {
       await expectCutOff(
         'coroutine.wrap(function() local x <close> = setmetatable({}, {__close = function() while true do end end}) while true do end end)()',

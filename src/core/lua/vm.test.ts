@@ -294,6 +294,9 @@ describe('the VM lock', () => {
     expect(await block).toBe(2);
     await outside;
     expect(order).toEqual(['inside', 'outside']);
+    // Operations of one session started together run one after another.
+    const both = await vm.exclusive((s) => Promise.all([s.call('mark', ['a'], { entry: 'a', budgetMs: 1000 }), s.globalType('mark'), s.call('mark', ['b'], { entry: 'b', budgetMs: 1000 })]));
+    expect(both).toEqual([['a'], 'function', ['b']]);
   });
 });
 

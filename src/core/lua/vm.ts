@@ -355,9 +355,13 @@ export class LuaVm {
 
   private session(parent: ActiveOp | undefined): LuaSession & { end(): void } {
     let open = true;
+    // The worker runs one operation at a time: operations started together queue here.
+    let tail: Promise<unknown> = Promise.resolve();
     const run = (spec: OpSpec) => {
       if (!open) return Promise.reject(new Error('LuaSession used after its exclusive() block ended'));
-      return this.perform(spec, parent);
+      const next = tail.then(() => this.perform(spec, parent));
+      tail = next.catch(() => undefined);
+      return next;
     };
     return {
       end: () => {
