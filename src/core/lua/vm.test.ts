@@ -198,6 +198,16 @@ describe('nested calls and the call chain', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('host functions of a nested call see the async context of the host function that made it', async () => {
+    const vm = await newVm('tx-context');
+    const tx = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    await vm.setGlobal('transaction', (fn: unknown) => tx.run('tx-1', () => (fn as LuaFunctionRef).call([], { entry: 'transaction', budgetMs: 1000 })));
+    await vm.setGlobal('write', () => void seen.push(tx.getStore()));
+    await load(vm, 'write() transaction(function() write() end) write()');
+    expect(seen).toEqual([undefined, 'tx-1', undefined]);
+  });
+
   it('nested calls started together run one after another', async () => {
     const vm = await newVm('parallel-nested');
     await vm.setGlobal('both', async (f: unknown, g: unknown) => {

@@ -86,6 +86,7 @@ interface ActiveOp {
   /** Host functions handed to Lua during this top-level operation (dropped when it ends). */
   scoped: number[];
   signal: AbortSignal | undefined;
+  /** The async context of whoever started the operation: host functions run in it. */
   resource: AsyncResource;
   chain: readonly LuaVm[];
   /** The worker is blocked in one of this operation's host functions. */
@@ -442,7 +443,9 @@ export class LuaVm {
         root: undefined as unknown as ActiveOp,
         scoped: [],
         signal: parent ? parent.root.signal : spec.signal,
-        resource: parent ? parent.root.resource : new AsyncResource('LuaCall'),
+        // A nested call's context is the host function's that made it (e.g. with the open
+        // transaction in the host's AsyncLocalStorage), not the top-level caller's.
+        resource: new AsyncResource('LuaCall'),
         chain: parent ? parent.chain : [...currentLuaChain(), this],
         inHost: false,
         nestedTail: Promise.resolve(),
@@ -516,7 +519,7 @@ export class LuaVm {
       if (!fn) throw new Error('this host function is no longer available');
       const args = refs ? (fromTransport(this.transport(op.root), rawArgs) as unknown[]) : rawArgs;
       const info: LuaCallInfo = { vm: this, entry: op.root.entry, deadline: op.deadline, signal: op.root.signal, chain: op.chain };
-      const result = await op.root.resource.runInAsyncScope(() => frames.run({ info, token }, () => fn(...args)));
+      const result = await op.resource.runInAsyncScope(() => frames.run({ info, token }, () => fn(...args)));
       const values = result instanceof LuaMultiple ? [...result.values] : [result ?? null];
       const out = toTransport(this.transport(op.root), values);
       reply = { t: 'reply', ok: true, values: out.value as unknown[], refs: out.refs };
