@@ -318,7 +318,7 @@ export class LuaVm {
   async close(): Promise<void> {
     this.revoke();
     if (currentLuaChain().includes(this)) {
-      void this.closeWhenIdle();
+      this.closeWhenIdle().catch((e: Error) => this.log('warn', `closing failed: ${e.message}`));
       return;
     }
     await this.closeWhenIdle();
