@@ -3,15 +3,14 @@
 // thread runs (load a chunk, call a function, read or set a global). Everything here runs
 // synchronously on the worker thread.
 import { LuaWasm } from 'wasmoon';
-import { bindCApi, captureWasmExports, isLongjmp, LUA_MASKCOUNT, LUA_MULTRET, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS, Status, T, upvalueIndex, type CApi, type WasmModule } from './capi.js';
+import { bindCApi, captureWasmExports, isLongjmp, LUA_MASKCOUNT, LUA_MULTRET, LUA_REGISTRYINDEX, Status, T, upvalueIndex, type CApi, type WasmModule } from './capi.js';
 import { Converter, formatLuaFloat } from './convert.js';
-import { SANDBOX_PRELUDE } from './prelude.js';
+import { installSandbox, pushGlobals } from './sandbox.js';
 import { CANCEL_SLOT, type LuaFailureKind, type Operation, type OperationResult, type WorkerSetup } from '../protocol.js';
 
 /** The hook runs every this many VM instructions (library-plugins.md §9.4: at most 1,000). */
 export const HOOK_INTERVAL = 1000;
 const MAX_MESSAGE = 16 * 1024;
-const MAX_LOG_LINE = 64 * 1024;
 const TRACEBACK_LINES = 12;
 const TYPE_NAMES = ['nil', 'boolean', 'userdata', 'number', 'string', 'table', 'function', 'userdata', 'thread'];
 
@@ -79,7 +78,20 @@ export class Engine {
       this.api.pushcclosure(L1, this.stub, 2);
     };
     this.conv = new Converter(this.api, mod, setup.placeholderKey, (m) => host.log('warn', m), pushHostFunction, setup.memoryLimitBytes);
-    this.installSandbox();
+    installSandbox(
+      {
+        api: this.api,
+        mod,
+        conv: this.conv,
+        L: this.L,
+        log: host.log,
+        cfunction: (fn) => mod.addFunction((L1: number) => this.guard(L1, () => fn(L1)), 'ii'),
+        raise: (L1, message) => this.raise(L1, message),
+        typeName: (L1, idx) => this.typeName(L1, idx),
+        cstring: (text) => this.cstring(text),
+      },
+      setup,
+    );
     this.api.sethook(this.L, this.hook, LUA_MASKCOUNT, HOOK_INTERVAL);
   }
 
@@ -108,107 +120,8 @@ export class Engine {
     return next;
   }
 
-  // ---- sandbox (library-plugins.md §9.3, clip-behaviour.md §8.4) ------------------------------
-
-  private installSandbox(): void {
-    const { api, L } = this;
-    api.openBase(L);
-    api.settop(L, 0);
-    const libs: [string, (L: number) => number][] = [
-      ['table', api.openTable],
-      ['string', api.openString],
-      ['math', api.openMath],
-    ];
-    if (this.setup.coroutines) libs.push(['coroutine', api.openCoroutine]);
-    for (const [name, open] of libs) {
-      open(L);
-      this.setGlobalFromTop(name);
-    }
-    this.registerLoaded(['_G', ...libs.map(([name]) => name)]);
-    for (const name of ['dofile', 'loadfile', 'load', 'loadstring', 'require', 'module']) this.clearGlobal(name);
-    this.setField('string', 'dump', null); // bytecode is useless without load, and never needed
-    this.setCFunction('print', (L1) => this.print(L1, 'info', '\t'));
-    this.setCFunction('warn', (L1) => this.print(L1, 'warn', ''));
-    this.setCFunction('setmetatable', (L1) => this.setmetatable(L1));
-    this.runPrelude();
-    for (const name of this.setup.hiddenGlobals) this.clearGlobal(name);
-    api.settop(L, 0);
-  }
-
-  /**
-   * Records the libraries in the registry's _LOADED table, as luaL_openlibs would: tracebacks
-   * and argument errors find function names there ("in function 'handler'").
-   */
-  private registerLoaded(names: string[]): void {
-    const { api, L } = this;
-    api.pushvalue(L, LUA_REGISTRYINDEX);
-    this.conv.pushString(L, '_LOADED');
-    if (api.rawget(L, -2) !== T.Table) {
-      api.settop(L, -2);
-      api.createtable(L, 0, names.length);
-      this.conv.pushString(L, '_LOADED');
-      api.pushvalue(L, -2);
-      api.rawset(L, -4);
-    }
-    for (const name of names) {
-      this.conv.pushString(L, name);
-      this.pushGlobals(L);
-      if (name !== '_G') {
-        this.conv.pushString(L, name);
-        api.rawget(L, -2);
-        api.copy(L, -1, -2);
-        api.settop(L, -2);
-      }
-      api.rawset(L, -3);
-    }
-    api.settop(L, -3);
-  }
-
   private pushGlobals(L: number): void {
-    this.api.rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  }
-
-  private setGlobalFromTop(name: string): void {
-    const { api, L } = this;
-    this.pushGlobals(L);
-    this.conv.pushString(L, name);
-    api.pushvalue(L, -3);
-    api.rawset(L, -3);
-    api.settop(L, -3);
-  }
-
-  private clearGlobal(name: string): void {
-    this.api.pushnil(this.L);
-    this.setGlobalFromTop(name);
-  }
-
-  private setField(table: string, key: string, value: null): void {
-    const { api, L } = this;
-    this.pushGlobals(L);
-    this.conv.pushString(L, table);
-    api.rawget(L, -2);
-    this.conv.pushString(L, key);
-    this.conv.push(L, value);
-    api.rawset(L, -3);
-    api.settop(L, -3);
-  }
-
-  private setCFunction(name: string, fn: (L: number) => number): void {
-    const ptr = this.mod.addFunction((L1: number) => this.guard(L1, () => fn(L1)), 'ii');
-    this.api.pushcclosure(this.L, ptr, 0);
-    this.setGlobalFromTop(name);
-  }
-
-  private runPrelude(): void {
-    const { api, L } = this;
-    const src = new TextEncoder().encode(SANDBOX_PRELUDE);
-    const buf = api.malloc(src.length);
-    this.mod.HEAPU8.set(src, buf);
-    const status = api.loadbufferx(L, buf, src.length, this.cstring('=sandbox'), this.cstring('t'));
-    api.free(buf);
-    if (status !== Status.Ok || api.pcallk(L, 0, 0, 0, 0, 0) !== Status.Ok) {
-      throw new Error(`sandbox prelude failed: ${this.conv.readText(L, -1)}`);
-    }
+    pushGlobals(this.api, L);
   }
 
   /** A NUL-terminated copy of s in wasm memory, kept for the life of the VM (constant names only). */
@@ -222,52 +135,6 @@ export class Engine {
       this.cstrings.set(s, ptr);
     }
     return ptr;
-  }
-
-  /** print and warn: the process log, through the main thread. */
-  private print(L: number, level: 'info' | 'warn', separator: string): number {
-    const { api } = this;
-    const n = api.gettop(L);
-    if (level === 'warn' && n === 1 && api.type(L, 1) === T.String && this.conv.readText(L, 1).startsWith('@')) return 0; // control message
-    const parts: string[] = [];
-    let size = 0;
-    for (let i = 1; i <= n && size < MAX_LOG_LINE; i++) {
-      this.tostring(L, i);
-      const part = this.conv.readText(L, -1);
-      api.settop(L, -2);
-      parts.push(part);
-      size += part.length;
-    }
-    this.host.log(level, clip(parts.join(separator), MAX_LOG_LINE));
-    return 0;
-  }
-
-  /** luaL_tolstring (honours __tostring and __name); pushes the result. */
-  private tostring(L: number, idx: number): void {
-    this.api.tolstringMeta(L, idx, 0);
-  }
-
-  /** setmetatable as in the base library, except that __gc is refused: finalizers run with hooks off. */
-  private setmetatable(L: number): number {
-    const { api } = this;
-    const t2 = api.type(L, 2);
-    if (api.type(L, 1) !== T.Table) return this.raise(L, `bad argument #1 to 'setmetatable' (table expected, got ${this.typeName(L, 1)})`);
-    if (t2 !== T.Nil && t2 !== T.Table) return this.raise(L, `bad argument #2 to 'setmetatable' (nil or table expected)`);
-    if (t2 === T.Table) {
-      this.conv.pushString(L, '__gc');
-      const gc = api.rawget(L, 2);
-      api.settop(L, -2);
-      if (gc !== T.Nil) return this.raise(L, `setmetatable: __gc metamethods are not available to plugins`);
-    }
-    if (api.getmetatable(L, 1)) {
-      this.conv.pushString(L, '__metatable');
-      const protectedMt = api.rawget(L, -2);
-      api.settop(L, -3);
-      if (protectedMt !== T.Nil) return this.raise(L, 'cannot change a protected metatable');
-    }
-    api.settop(L, 2);
-    api.setmetatable(L, 1);
-    return 1;
   }
 
   private typeName(L: number, idx: number): string {
