@@ -168,7 +168,7 @@ export class LuaVm {
       // Values converted out of Lua live in the worker's heap for a moment: room for the
       // largest string the Lua state can hold, so a big value fails in Lua, not the worker.
       // With limits set, V8 picks a young generation so small that converting a table of
-      // a thousand records spends most of its time collecting; 32 MiB makes that 3x faster.
+      // a thousand records spends most of its time collecting garbage; 32 MiB avoids that.
       resourceLimits: { maxOldGenerationSizeMb: Math.ceil(memoryLimitBytes / MiB) + 64, maxYoungGenerationSizeMb: 32 },
     });
     let ready: () => void;
