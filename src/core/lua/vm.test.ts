@@ -208,6 +208,17 @@ describe('nested calls and the call chain', () => {
     expect(seen).toEqual([undefined, 'tx-1', undefined]);
   });
 
+  it('unbounded nesting through the host ends in a Lua error, not a crash', async () => {
+    const vm = await newVm('deep-nesting');
+    await vm.setGlobal('again', (fn: unknown, n: unknown) => (fn as LuaFunctionRef).call([n], { entry: 'again', budgetMs: 10_000 }).then(([v]) => v));
+    await load(vm, 'function down(n) return again(down, n + 1) end');
+    const e = await failure(call(vm, 'down', [0], { budgetMs: 20_000 }));
+    expect(e.kind).toBe('runtime');
+    expect(e.luaMessage).toMatch(/stack overflow|error in error handling/);
+    expect(vm.state).toBe('open');
+    expect(await load(vm, 'return "fine"')).toEqual(['fine']);
+  });
+
   it('nested calls started together run one after another', async () => {
     const vm = await newVm('parallel-nested');
     await vm.setGlobal('both', async (f: unknown, g: unknown) => {
