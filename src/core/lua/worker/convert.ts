@@ -54,6 +54,7 @@ export class Converter {
   private readonly scratchSize = 4096;
   private readonly scratch: number;
   private view: Uint8Array | undefined;
+  private viewOf: Uint8Array | undefined;
   // State of the conversion in progress (reads do not nest).
   private count = 0;
   private bytes = 0;
@@ -258,10 +259,13 @@ export class Converter {
     this.pushBytes(L, encoder.encode(s));
   }
 
-  /** A view of the scratch buffer, made again only when wasm memory grew (new ArrayBuffer). */
+  /** A view of the scratch buffer, made again only when wasm memory grew (a new HEAPU8). */
   private scratchView(): Uint8Array {
     const heap = this.mod.HEAPU8;
-    if (this.view?.buffer !== heap.buffer) this.view = heap.subarray(this.scratch, this.scratch + this.scratchSize);
+    if (this.viewOf !== heap || !this.view) {
+      this.viewOf = heap;
+      this.view = heap.subarray(this.scratch, this.scratch + this.scratchSize);
+    }
     return this.view;
   }
 
