@@ -210,12 +210,15 @@ describe('§25.12 validate, complete, explain, export, saved queries', () => {
   it('T317–T324: saved queries', async () => {
     const bad = await t.json<{ error: string }>('POST', '/v1/mrql/saved', { name: 'x', query: 'type = resource AND bogus = 1' });
     expect([bad.status, bad.body.error]).toEqual([400, 'invalid MRQL query: validation error at position 20: unknown or invalid field "bogus" for entity type resource']);
+    const syntax = await t.json('POST', '/v1/mrql/saved', { name: 'y', query: 'name = = 1' });
+    expect([syntax.status, syntax.body]).toEqual([400, { error: 'invalid MRQL syntax: parse error at position 7: expected value (string, number, date, function, or identifier), got "="', position: 7, length: 1 }]);
     expect((await t.json<{ error: string }>('POST', '/v1/mrql/saved', { name: '  ', query: 'type = resource' })).body.error).toBe('saved MRQL query name must be non-empty');
     expect((await t.json<{ error: string }>('POST', '/v1/mrql/saved', { name: 'by tag', query: 'name ~ "a"' })).body.error).toBe('a saved MRQL query with that name already exists');
     const made = await t.json<{ id: number; params: string[]; name: string }>('POST', '/v1/mrql/saved', { name: 'param report', query: 'type = resource AND tags = $t' });
     expect([made.status, made.body.params]).toEqual([201, ['t']]);
     const broken = await t.json<{ error: string }>('POST', '/v1/mrql/saved/run?id=2');
     expect([broken.status, broken.body.error]).toEqual([400, 'saved query is no longer valid: validation error at position 20: unknown or invalid field "bogus" for entity type resource']);
+    expect(broken.body).toMatchObject({ position: 20, length: 5 });
     expect(rids((await mrql({}, '/saved/run?id=99&name=by%20tag&param.tag=blue')).body)).toEqual([1]);
     expect((await t.json<{ error: string }>('POST', '/v1/mrql/saved/run')).body.error).toBe('saved MRQL query id or name is required');
     expect((await t.json('POST', '/v1/mrql/saved/run?id=99')).status).toBe(404);
