@@ -17,14 +17,14 @@ const SETTINGS = { defaultLimit: 50, timeoutMs: 1000, similarityThreshold: 10, a
 let engine: MrqlEngine;
 
 function build(db: Kysely<never>, dialect: Dialect): MrqlRepository {
-  const repo = new MrqlRepository(db, dialect);
+  const repo = new MrqlRepository(db as never, dialect);
   engine = new MrqlEngine(repo, dialect, true, SETTINGS, () => NOW, 'UTC');
   return repo;
 }
 
 const run = (text: string, opts: RunOptions = {}) => () => engine.execute(text, opts);
 
-const scoped: Principal = { userId: 2, username: 'guest', role: 'viewer', scopeGroupId: 9, superUser: false };
+const scoped: Principal = { userId: 2, username: 'guest', role: 'user', scopeGroupId: 9, superUser: false };
 
 export default [
   sqlCases(
