@@ -8,7 +8,6 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { parseLibraryArgs } from '../../src/library/config.js';
 import { startLibrary, type RunningLibrary } from '../../src/library/main.js';
-import { mrqlServiceOf } from '../../src/library/mrql/service.js';
 import type { MrqlResult, Stats } from '../../src/library/mrql/engine.js';
 import { loadPostgres, loadSqlite, PROFILES } from './fixture.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -75,11 +74,11 @@ function rowsOf(r: MrqlResult): number {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function measure(lib: RunningLibrary, s: Scenario) {
-  const svc = mrqlServiceOf(lib.lib)!;
+  const { service: svc, shortcodes } = lib.mrql;
   let last = { statements: 0, rows: 0 };
   const once = async () => {
     const stats: Stats = { statements: 0, rows: 0 };
-    const rows = await s.run({ lib, svc, stats });
+    const rows = await s.run({ lib, svc, shortcodes, stats });
     last = { statements: stats.statements, rows };
   };
   for (let i = 0; i < 5; i++) await once();

@@ -3,11 +3,12 @@
 import type { RunningLibrary } from '../../src/library/main.js';
 import type { MrqlResult, Stats } from '../../src/library/mrql/engine.js';
 import type { MrqlService } from '../../src/library/mrql/service.js';
-import { renderShortcodes, newRenderState } from '../../src/library/templates/render.js';
+import type { Shortcodes } from '../../src/library/templates/index.js';
 
 export interface Ctx {
   lib: RunningLibrary;
   svc: MrqlService;
+  shortcodes: Shortcodes;
   stats: Stats;
 }
 
@@ -29,10 +30,9 @@ const direct = (id: string, query: string, opts: { limit?: number; page?: number
 /** A shortcode rendered in the context of a group, as a page slot would be. */
 const shortcode = (id: string, text: string, countMarker: string): Scenario => ({
   id,
-  run: async ({ lib, svc, stats }) => {
-    const state = newRenderState(svc, undefined, stats);
-    const html = await renderShortcodes(text, { type: 'group', entity: { ID: 1, Name: 'benchmark-group-000001', Meta: {}, OwnerId: null, CategoryId: 1 } }, state);
-    void lib;
+  run: async ({ shortcodes, stats }) => {
+    const state = shortcodes.state(undefined, stats);
+    const html = await shortcodes.render(text, { type: 'group', entity: { ID: 1, Name: 'benchmark-group-000001', Meta: {}, OwnerId: null, CategoryId: 1 } }, state);
     return html.split(countMarker).length - 1;
   },
 });

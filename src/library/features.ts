@@ -52,12 +52,8 @@ import { ShareService } from './sharing/service.js';
 import { registerShareRoutes } from './sharing/routes.js';
 import { registerSharePages } from './sharing/pages.js';
 import { ShareServer } from './sharing/server.js';
-import { MrqlService } from './mrql/service.js';
-import { registerMrqlRoutes } from './mrql/routes.js';
-import { registerMrqlPages } from './mrql/pages.js';
-import { SearchService } from './search/service.js';
-import { installShortcodes } from './templates/index.js';
-import { registerSearchRoutes } from './search/routes.js';
+import { mrqlFeature, type MrqlFeature } from './mrql/feature.js';
+import { searchFeature } from './search/feature.js';
 import { registerExportFeature } from './exports/feature.js';
 import { registerImportFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
@@ -65,6 +61,8 @@ import { startTransferSweeps } from './archive/sweep.js';
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
   share: ShareServer;
+  /** The MRQL feature, for in-process callers (tests, benchmarks). */
+  mrql: MrqlFeature;
 }
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): FeatureServers {
@@ -76,10 +74,12 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   tagsFeature(host);
+  const mrql = mrqlFeature(host);
+  searchFeature(host);
 
   const groups = new GroupService(lib);
   registerGroupRoutes(routes, lib, groups);
-  registerGroupPages(app, pageLayout, lib, groups);
+  registerGroupPages(app, pageLayout, lib, groups, mrql.shortcodes);
 
   const relationTypes = new RelationTypeService(lib);
   const relations = new RelationService(lib);
@@ -124,7 +124,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAdminRoutes(routes, lib);
   registerAdminPages(app, pageLayout, lib);
 
-  const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads);
+  const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads, mrql.shortcodes);
   const exportStore = registerExportFeature(app, routes, pageLayout, lib, resourceFeature.ctx.fs);
   const importStore = registerImportFeature(app, routes, pageLayout, lib, resourceFeature);
   startTransferSweeps(app, lib, exportStore, importStore);
@@ -136,15 +136,10 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerNoteRoutes(routes, lib, notes);
   registerBlockRoutes(routes, lib, blocks, calendars);
   registerShareRoutes(routes, sharing);
-  registerNotePages(app, pageLayout, lib, notes, blocks, sharing);
+  registerNotePages(app, pageLayout, lib, notes, blocks, sharing, mrql.shortcodes);
   registerSharePages(app, pageLayout, sharing);
-  const share = new ShareServer(lib, { sharing, blocks, calendars });
-  const mrql = new MrqlService(lib);
-  installShortcodes(mrql, routes);
-  registerMrqlRoutes(routes, mrql);
-  registerMrqlPages(app, pageLayout, mrql);
-  registerSearchRoutes(routes, new SearchService(lib));
+  const share = new ShareServer(lib, { sharing, blocks, calendars, shortcodes: mrql.shortcodes });
 
   registerDashboard(app, pageLayout, lib);
-  return { share };
+  return { share, mrql };
 }

@@ -19,6 +19,7 @@ import type { Principal } from './auth/principal.js';
 import { createReadonlyRunner } from './queries/readonly.js';
 import { libraryRegistry } from './http/routes.js';
 import { registerFeatures } from './features.js';
+import type { MrqlFeature } from './mrql/feature.js';
 import { handleHtmlError, registerNotFound } from './ui/errors.js';
 import { registerAssets } from './ui/assets.js';
 import { LogRepository } from './audit/repository.js';
@@ -37,6 +38,8 @@ export interface RunningLibrary {
   url: string;
   /** Base URL of the note share server, when -share-port started one. */
   shareUrl?: string;
+  /** The MRQL feature (engine, service, shortcode engine) for in-process callers: tests, benchmarks. */
+  mrql: MrqlFeature;
   close(): Promise<void>;
 }
 
@@ -146,6 +149,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   return {
     app,
     lib,
+    mrql: servers.mrql,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     shareUrl,
     async close() {

@@ -9,6 +9,7 @@ import type { Library } from '../context.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { picked } from '../ui/picked.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import type { Shortcodes } from '../templates/index.js';
 import { GroupListInput } from './filters.js';
 import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
@@ -81,7 +82,7 @@ function GroupFilters(props: { req: FastifyRequest; categories: { id: number; na
   );
 }
 
-export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService): void {
+export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService, shortcodes: Shortcodes): void {
   const categories = () => lib.db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute();
 
   registerPage(app, layout, {
@@ -102,7 +103,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
         groups: rows,
         pagination: { page, perPage },
         parsedQuery: input,
-        _slots: await listSlots(lib, req.principal, 'group', oneCategory),
+        _slots: await listSlots(lib, shortcodes, req.principal, 'group', oneCategory),
         _layout: {
           sidebar: <ListFilters req={req} action="/groups" extra={extra} sortOptions={['name', 'created_at', 'updated_at']} />,
           actions: (
@@ -144,7 +145,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const [group, parents] = await Promise.all([groups.read(id), groups.parents(id)]);
-      const slots = await pageSlots(lib, req.principal, 'group', group, ['custom_header', 'custom_sidebar', 'custom_own_entities', 'custom_detail_footer']);
+      const slots = await pageSlots(shortcodes, req.principal, 'group', group, ['custom_header', 'custom_sidebar', 'custom_own_entities', 'custom_detail_footer']);
       return {
         pageTitle: group.Name,
         group,

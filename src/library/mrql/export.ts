@@ -1,7 +1,7 @@
 // CSV/JSON export of MRQL results (mrql.md §14.6).
 import { badRequest } from '../../core/http/errors.js';
 import { CSV_COLUMNS, type EntityObject } from './entities.js';
-import type { MrqlResult } from './engine.js';
+import type { MrqlResult } from './types.js';
 import type { Entity } from './fields.js';
 
 function cell(v: unknown): string {

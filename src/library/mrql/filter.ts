@@ -1,64 +1,51 @@
 // MRQL as a list filter (mrql.md §18): the expression becomes a WHERE predicate composed
 // directly into the list statement, with its values bound. Used by the resource, note and group
 // lists, their timelines, and the mass-edit `Filter` strings.
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { HttpError } from '../../core/http/errors.js';
+import type { RawBuilder, SqlBool } from 'kysely';
+import { SqlText } from '../../core/db/sql-text.js';
 import type { Library } from '../context.js';
+import type { Expr } from './ast.js';
 import { MrqlError } from './errors.js';
 import type { Entity } from './fields.js';
 import { parseFilter } from './parser.js';
-import { Binds } from './sql.js';
-import { translateExpr, type Env } from './translate.js';
+import { hasRegex, translateExpr, type Env } from './translate.js';
 import { validateFilter } from './validate.js';
-
-// eslint-disable-next-line no-control-regex -- the value markers of sql.ts
-const MARK = /\u0001(\d+)\u0002/;
+import { SERVER_ZONE } from './values.js';
 
 /** Settings the list filter shares with the MRQL engine (full-text availability, thresholds). */
 export function filterEnv(lib: Library): Env {
   const threshold = (key: string) => Number(lib.settings.get(key));
-  return { kind: lib.dialect.kind, now: new Date(), fts: lib.config.fts, similarityThreshold: threshold('hash_similarity_threshold'), ahashThreshold: threshold('hash_ahash_threshold') };
-}
-
-/** Turns marker-bearing SQL text into a Kysely fragment with bound values. */
-function toRaw(text: string, b: Binds): RawBuilder<SqlBool> {
-  const pieces = text.split(MARK);
-  const parts: RawBuilder<unknown>[] = [];
-  pieces.forEach((piece, i) => {
-    if (i % 2 === 0) {
-      if (piece) parts.push(sql.raw(piece));
-    } else parts.push(sql`${b.values[Number(piece)]}`);
-  });
-  return sql<SqlBool>`${sql.join(parts, sql.raw(''))}`;
+  return {
+    dialect: lib.dialect,
+    zone: SERVER_ZONE,
+    now: new Date(),
+    fts: lib.config.fts,
+    similarityThreshold: threshold('hash_similarity_threshold'),
+    ahashThreshold: threshold('hash_ahash_threshold'),
+  };
 }
 
 /**
  * The WHERE predicate of an MRQL filter expression over the list's table, referenced as
  * `alias` (e.g. `"groups"`, `resources`). Blank or absent text means no filter (null). An
- * invalid expression is a 400 with the bare message and its position in the value.
+ * invalid expression is an MrqlError answering 400 with the bare message and its position in
+ * the value.
  */
 export function mrqlListFilter(lib: Library, entity: Entity, text: string | undefined, alias: string): RawBuilder<SqlBool> | null {
   if (text === undefined || text.trim() === '') return null;
   try {
-    const where = parseFilter(text);
-    validateFilter(where, entity);
-    const b = new Binds(lib.dialect.kind);
-    const env = filterEnv(lib);
-    if (lib.dialect.kind === 'sqlite' && hasRegexOp(text, where)) throw new MrqlError('translate', 'regex match (~*) requires PostgreSQL', 0, 0);
-    return toRaw(translateExpr({ b, env, entity }, where, alias), b);
+    return predicate(lib, entity, text, alias);
   } catch (e) {
-    if (e instanceof MrqlError) throw new HttpError(400, e.bare, { position: e.position, length: e.length });
-    throw e;
+    throw e instanceof MrqlError ? e.reportedAs({ bare: true }) : e;
   }
 }
 
-function hasRegexOp(_text: string, where: import('./ast.js').Expr): boolean {
-  const walk = (e: import('./ast.js').Expr): boolean => {
-    if (e.k === 'and' || e.k === 'or') return walk(e.left) || walk(e.right);
-    if (e.k === 'not') return walk(e.e);
-    return e.k === 'pred' && (e.op === '~*' || e.op === '!~*');
-  };
-  return walk(where);
+function predicate(lib: Library, entity: Entity, text: string, alias: string): RawBuilder<SqlBool> {
+  const where: Expr = parseFilter(text);
+  validateFilter(where, entity);
+  if (!lib.dialect.regex && hasRegex(where)) throw new MrqlError('translate', 'regex match (~*) requires PostgreSQL', 0, 0);
+  const b = new SqlText(lib.dialect);
+  return b.raw<SqlBool>(translateExpr({ b, env: filterEnv(lib), entity }, where, alias));
 }
 
 /** The first `MRQL`/`mrql` value of a mass-edit `Filter` string (§18.3), or undefined. */

@@ -4,7 +4,6 @@ import type { Aggregate, FieldRef } from './ast.js';
 import { resolveField, type Entity, type Resolved } from './fields.js';
 import { countExpr, datetimeText, folded, metaPath, type Tx } from './translate.js';
 import { rfc3339 } from './values.js';
-import { SERVER_ZONE } from './values.js';
 
 export interface KeySpec {
   /** Surviving key name as written. */
@@ -25,36 +24,19 @@ export interface KeySpec {
   identity: number[];
 }
 
-const NULLS = (tx: Tx, desc: boolean) => (tx.env.kind === 'postgres' ? (desc ? ' NULLS LAST' : ' NULLS FIRST') : '');
+const NULLS = (tx: Tx, desc: boolean) => tx.env.dialect.nullsLow(desc);
 const dir = (desc: boolean) => (desc ? ' DESC' : '');
 
-function bucketExpr(tx: Tx, col: string, unit: string): string {
-  if (tx.env.kind === 'sqlite') {
-    if (unit === 'week') return `date(${col}, 'localtime', '-6 days', 'weekday 1')`;
-    const f = unit === 'day' ? '%Y-%m-%d' : unit === 'month' ? '%Y-%m' : '%Y';
-    return `strftime('${f}', ${col}, 'localtime')`;
-  }
-  const local = `(${col} AT TIME ZONE ${tx.b.t(SERVER_ZONE)})`;
-  if (unit === 'week') return `to_char(date_trunc('week', ${local}), 'YYYY-MM-DD')`;
-  const f = unit === 'day' ? 'YYYY-MM-DD' : unit === 'month' ? 'YYYY-MM' : 'YYYY';
-  return `to_char(${local}, '${f}')`;
-}
-
-/** Meta sort: absent/null, numbers, strings (folded), false, true, then objects/arrays (§6.16). */
+/** Meta sort over a (kind, text) pair: absent/null, numbers, strings (folded), false, true, then objects/arrays (§6.16). */
 export function metaSortTerms(tx: Tx, kind: string, num: string, text: string, desc: boolean): string[] {
   const d = dir(desc);
-  const rank =
-    tx.env.kind === 'sqlite'
-      ? `(CASE WHEN ${kind} IS NULL THEN 0 WHEN ${kind} IN ('integer', 'real') THEN 1 WHEN ${kind} = 'text' THEN 2 WHEN ${kind} = 'false' THEN 3 WHEN ${kind} = 'true' THEN 4 ELSE 5 END)`
-      : `(CASE WHEN ${kind} IS NULL THEN 0 WHEN ${kind} = 'number' THEN 1 WHEN ${kind} = 'string' THEN 2 WHEN ${kind} = 'boolean' AND ${text} = 'false' THEN 3 WHEN ${kind} = 'boolean' THEN 4 ELSE 5 END)`;
-  const isNum = tx.env.kind === 'sqlite' ? `${kind} IN ('integer', 'real')` : `${kind} = 'number'`;
-  const isStr = tx.env.kind === 'sqlite' ? `${kind} = 'text'` : `${kind} = 'string'`;
-  return [`${rank}${d}`, `(CASE WHEN ${isNum} THEN ${num} END)${d}`, `(CASE WHEN ${isStr} THEN ${folded(tx, text)} END)${d}`, `${text}${d}`];
+  const pair = tx.env.dialect.jsonPair;
+  return [`${pair.rank(kind, text)}${d}`, `(CASE WHEN ${pair.isNumber(kind)} THEN ${num} END)${d}`, `(CASE WHEN ${pair.isString(kind)} THEN ${folded(tx, text)} END)${d}`, `${text}${d}`];
 }
 
 function metaKey(tx: Tx, alias: string, path: string[], name: string, names: string[], joins: string[]): KeySpec {
   const m = metaPath(tx, alias, path);
-  const numOf = (k: string, v: string) => (tx.env.kind === 'sqlite' ? v : `(CASE WHEN ${k} = 'number' THEN CAST(${v} AS numeric) END)`);
+  const pair = tx.env.dialect.jsonPair;
   return {
     name,
     names,
@@ -62,24 +44,10 @@ function metaKey(tx: Tx, alias: string, path: string[], name: string, names: str
     joins,
     withId: false,
     identity: [0, 1],
-    shape: ([k, v]) => ({ [name]: metaShown(tx, k, v) }),
-    shownSort: ([k, v], desc) => metaSortTerms(tx, k, numOf(k, v), v, desc),
-    identitySort: ([k, v]) => metaSortTerms(tx, k, numOf(k, v), v, false),
+    shape: ([k, v]) => ({ [name]: pair.read(k, v) }),
+    shownSort: ([k, v], desc) => metaSortTerms(tx, k, pair.num(k, v), v, desc),
+    identitySort: ([k, v]) => metaSortTerms(tx, k, pair.num(k, v), v, false),
   };
-}
-
-function metaShown(tx: Tx, kind: unknown, v: unknown): unknown {
-  if (kind === null || kind === undefined) return null;
-  if (tx.env.kind === 'sqlite') {
-    if (kind === 'integer' || kind === 'real') return Number(v);
-    if (kind === 'true') return true;
-    if (kind === 'false') return false;
-    return v;
-  }
-  if (kind === 'number') return Number(v);
-  if (kind === 'boolean') return v === 'true';
-  if (kind === 'object' || kind === 'array') return JSON.stringify(JSON.parse(String(v)));
-  return v;
 }
 
 function shownValue(kind: string, v: unknown): unknown {
@@ -146,7 +114,7 @@ function keySpec(tx: Tx, entity: Entity, r: Resolved, name: string, index: numbe
     case 'meta':
       return metaKey(tx, 'e', r.path, name, names, []);
     case 'bucket':
-      return plain(bucketExpr(tx, `e.${r.scalar.col}`, r.unit), 'string');
+      return plain(tx.env.dialect.dateBucket(tx.b, `e.${r.scalar.col}`, r.unit, tx.env.zone), 'string');
     case 'junction': {
       const j = `${a}j`;
       const t = `${a}r`;
@@ -193,10 +161,9 @@ export function aggExpr(tx: Tx, entity: Entity, a: Aggregate): { expr: string; k
   if (r.kind === 'meta') {
     const m = metaPath(tx, 'e', r.path);
     const num = `(CASE WHEN ${m.isNumber} THEN ${m.num} END)`;
-    const isStr = tx.env.kind === 'sqlite' ? `json_type(e.meta, '$.${r.path.join('.')}') = 'text'` : `jsonb_typeof(e.meta #> '{${r.path.join(',')}}') = 'string'`;
-    const str = `(CASE WHEN ${isStr} THEN ${m.value} END)`;
+    const str = `(CASE WHEN ${m.isString} THEN ${m.value} END)`;
     if (a.name === 'SUM' || a.name === 'AVG') return { expr: `${a.name}(${num})`, kind: 'meta' };
-    const numText = tx.env.kind === 'postgres' ? `CAST(${a.name}(${num}) AS text)` : `${a.name}(${num})`;
+    const numText = tx.env.dialect.unifyText(`${a.name}(${num})`);
     return { expr: a.name === 'MIN' ? `COALESCE(${numText}, MIN(${str}))` : `COALESCE(MAX(${str}), ${numText})`, kind: 'meta' };
   }
   if (r.kind === 'scalar') return { expr: `${a.name}(e.${r.scalar.col})`, kind: r.scalar.kind };

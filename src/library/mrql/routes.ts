@@ -2,20 +2,20 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest, forbidden } from '../../core/http/errors.js';
+import type { LibraryConfig } from '../config.js';
 import type { LibraryRoutes } from '../http/routes.js';
 import { actorOf } from '../http/routes.js';
 import { complete } from './complete.js';
-import type { RunOptions } from './engine.js';
 import { MrqlError } from './errors.js';
-import { exportFilename, toCsv, CSV_NEEDS_TYPE } from './export.js';
+import { exportFilename, toCsv } from './export.js';
 import type { Entity } from './fields.js';
 import { generateDraft, RateLimiter } from './generate.js';
 import { collectParams } from './params.js';
 import { parseFilter, parseQuery } from './parser.js';
 import { savedRecord } from './saved.js';
-import { httpErrors, type MrqlService } from './service.js';
+import type { MrqlService, ResultRenderer } from './service.js';
+import type { RunOptions } from './types.js';
 import { listParams, validateFilter, validateQuery } from './validate.js';
-import { entityOf } from './validate.js';
 
 const Paging = {
   limit: Type.Optional(Type.Integer({ description: 'flat: replaces LIMIT; grouped: rows or items per bucket' })),
@@ -42,12 +42,21 @@ function runOptions(req: FastifyRequest, input: { limit?: number; page?: number;
 
 const wantsRender = (req: FastifyRequest) => String((req.query as Record<string, unknown>).render ?? '') === '1';
 
+export interface MrqlRouteDeps {
+  /** Fills renderedHTML when a request asks for render=1. */
+  render: ResultRenderer;
+  /** The language-model provider of /v1/mrql/generate, when configured. */
+  generation: LibraryConfig['generation'];
+}
+
 function entityWord(v: string | undefined): Entity | undefined {
   const w = (v ?? '').toLowerCase();
   return w === 'resource' || w === 'note' || w === 'group' ? w : undefined;
 }
 
-export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService): void {
+export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService, deps: MrqlRouteDeps): void {
+  const renderFor = (req: FastifyRequest) => (wantsRender(req) ? deps.render : undefined);
+
   routes.add({
     method: 'POST',
     path: '/v1/mrql',
@@ -55,7 +64,7 @@ export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService): vo
     summary: 'Execute an MRQL query (flat or GROUP BY result); render=1 fills renderedHTML',
     needs: 'read',
     input: Type.Object({ query: Type.Optional(Type.String()), ...Paging }),
-    handler: async ({ req, input }) => mrql.execute(input.query ?? '', runOptions(req, input), wantsRender(req)),
+    handler: async ({ req, input }) => mrql.execute(input.query ?? '', runOptions(req, input), renderFor(req)),
   });
 
   routes.add({
@@ -129,7 +138,7 @@ export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService): vo
         if (!(input.id && input.id > 0) && !input.name) throw badRequest('query text or saved id/name is required');
         text = (await mrql.saved.lookup(input.id, input.name)).query;
       }
-      return httpErrors(() => mrql.engine.explain(text, runOptions(req, input), !!input.nativePlan));
+      return mrql.explain(text, runOptions(req, input), !!input.nativePlan);
     },
   });
 
@@ -160,14 +169,11 @@ export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService): vo
       }
       const opts = runOptions(req, input);
       if (String((req.query as Record<string, unknown>).preflight ?? '') === '1') {
-        await httpErrors(async () => {
-          const p = await mrql.engine.prepare(text, opts, { statements: 0, rows: 0 });
-          if (format === 'csv' && p.entity === 'unspecified') throw badRequest(CSV_NEEDS_TYPE);
-        });
+        await mrql.preflightExport(text, opts, format);
         return reply.code(204).send();
       }
-      const result = await mrql.execute(text, opts, false);
-      const now = mrql.engine.clock();
+      const result = await mrql.execute(text, opts);
+      const now = mrql.now();
       reply.header('Content-Disposition', `attachment; filename="${exportFilename(savedName, format, now)}"`);
       if (result.default_limit_applied) reply.header('X-MRQL-Default-Limit-Applied', String(result.applied_limit));
       if (format === 'json') return reply.type('application/json').send(JSON.stringify(result));
@@ -233,7 +239,7 @@ export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService): vo
     input: Type.Object({ id: Type.Optional(Type.Integer()), name: Type.Optional(Type.String()), ...Paging }),
     handler: async ({ req, input }) => {
       const saved = await mrql.saved.lookup(input.id, input.name);
-      return mrql.runSaved(saved.query, runOptions(req, input), wantsRender(req));
+      return mrql.runSaved(saved.query, runOptions(req, input), renderFor(req));
     },
   });
 
@@ -246,12 +252,11 @@ export function registerMrqlRoutes(routes: LibraryRoutes, mrql: MrqlService): vo
     needs: 'write',
     input: Type.Object({ prompt: Type.Optional(Type.String()) }),
     handler: async ({ req, input }) => {
-      const cfg = mrql.lib.config.generation;
+      const cfg = deps.generation;
       if (!cfg) throw new HttpError(503, 'MRQL generation is not configured');
       if ((input.prompt ?? '').trim() === '') throw badRequest('prompt is required');
       if (!limiter.allow(req.ip)) throw new HttpError(429, 'MRQL generation rate limit exceeded');
       return generateDraft(cfg, input.prompt ?? '');
     },
   });
-  void entityOf;
 }

@@ -2,19 +2,15 @@
 // on every run, `params` derived on every read.
 import { notFound, badRequest } from '../../core/http/errors.js';
 import { nowIso } from '../../core/db/values.js';
-import { sql } from 'kysely';
-import type { Library } from '../context.js';
-import type { Actor } from '../auth/principal.js';
-import { withChange } from '../common/crud.js';
+import type { EventBus } from '../../core/events/bus.js';
+import type { Actor, Principal } from '../auth/principal.js';
+import { withChange } from '../common/changes.js';
 import { pageOf, PAGE_SIZE } from '../common/list.js';
-import type { SavedMrqlQueryTable } from '../schema/database.js';
-import type { Selectable } from 'kysely';
 import { MrqlError } from './errors.js';
 import { parseQuery } from './parser.js';
+import type { SavedMrqlRepository, SavedRow } from './repository.js';
 import { listParams, validateQuery } from './validate.js';
 import { rfc3339 } from './values.js';
-
-type SavedRow = Selectable<SavedMrqlQueryTable>;
 
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -41,14 +37,17 @@ export function savedRecord(r: SavedRow) {
 export type SavedRecord = ReturnType<typeof savedRecord>;
 
 export class SavedMrqlQueries {
-  constructor(private readonly lib: Library) {}
+  constructor(
+    private readonly repo: SavedMrqlRepository,
+    private readonly bus: EventBus<Principal>,
+  ) {}
 
   async find(id: number): Promise<SavedRow | undefined> {
-    return this.lib.db.selectFrom('saved_mrql_queries').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.repo.find(id);
   }
 
   async findByName(name: string): Promise<SavedRow | undefined> {
-    return this.lib.db.selectFrom('saved_mrql_queries').selectAll().where('name', '=', name).executeTakeFirst();
+    return this.repo.findByName(name);
   }
 
   /** Lookup for run/explain/export: id first, then exact name (§14.7). */
@@ -64,12 +63,9 @@ export class SavedMrqlQueries {
   }
 
   async list(page: number | undefined, all: boolean): Promise<SavedRow[]> {
-    let q = this.lib.db.selectFrom('saved_mrql_queries').selectAll().orderBy(sql`lower(name)`).orderBy('id');
-    if (!all) {
-      const p = pageOf(page, PAGE_SIZE);
-      q = q.limit(p.perPage).offset(p.offset);
-    }
-    return q.execute();
+    if (all) return this.repo.list(null);
+    const p = pageOf(page, PAGE_SIZE);
+    return this.repo.list({ limit: p.perPage, offset: p.offset });
   }
 
   private clean(name: string | undefined, query: string | undefined) {
@@ -79,19 +75,8 @@ export class SavedMrqlQueries {
     if (FORBIDDEN.test(n)) throw badRequest('saved MRQL query name must not contain control or bidirectional override characters');
     const q = (query ?? '').trim();
     if (q === '') throw badRequest('saved MRQL query text must be non-empty');
-    let parsed;
-    try {
-      parsed = parseQuery(q);
-    } catch (e) {
-      if (e instanceof MrqlError) throw badRequest(`invalid MRQL syntax: ${e.message}`, { position: e.position, length: e.length });
-      throw e;
-    }
-    try {
-      validateQuery(parsed);
-    } catch (e) {
-      if (e instanceof MrqlError) throw badRequest(`invalid MRQL query: ${e.message}`, { position: e.position, length: e.length });
-      throw e;
-    }
+    const parsed = reported(() => parseQuery(q), 'invalid MRQL syntax');
+    reported(() => validateQuery(parsed), 'invalid MRQL query');
     return { name: n, query: q };
   }
 
@@ -103,13 +88,9 @@ export class SavedMrqlQueries {
   async create(actor: Actor, input: { name?: string; query?: string; description?: string }): Promise<SavedRow> {
     const { name, query } = this.clean(input.name, input.query);
     await this.unique(name);
-    return withChange(this.lib, actor, 'create', 'mrql_query', async () => {
+    return withChange(this.bus, actor, 'create', 'mrql_query', async () => {
       const now = nowIso();
-      const row = await this.lib.db
-        .insertInto('saved_mrql_queries')
-        .values({ name, query, description: input.description ?? '', created_at: now, updated_at: now, created_by_user_id: actor.principal.userId })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await this.repo.insert({ name, query, description: input.description ?? '', created_at: now, updated_at: now, created_by_user_id: actor.principal.userId });
       return { id: row.id, name, result: row, after: savedRecord(row) };
     });
   }
@@ -120,13 +101,8 @@ export class SavedMrqlQueries {
     if (!before) throw notFound('saved MRQL query not found');
     const { name, query } = this.clean(input.name, input.query);
     await this.unique(name, id);
-    return withChange(this.lib, actor, 'update', 'mrql_query', async () => {
-      const row = await this.lib.db
-        .updateTable('saved_mrql_queries')
-        .set({ name, query, description: input.description ?? '', updated_at: nowIso() })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    return withChange(this.bus, actor, 'update', 'mrql_query', async () => {
+      const row = await this.repo.update(id, { name, query, description: input.description ?? '', updated_at: nowIso() });
       return { id, name, result: row, before: savedRecord(before), after: savedRecord(row) };
     });
   }
@@ -135,9 +111,18 @@ export class SavedMrqlQueries {
     if (id === undefined || id <= 0) throw badRequest('saved MRQL query id is required');
     const before = await this.find(id);
     if (!before) throw notFound('saved MRQL query not found');
-    return withChange(this.lib, actor, 'delete', 'mrql_query', async () => {
-      await this.lib.db.deleteFrom('saved_mrql_queries').where('id', '=', id).execute();
+    return withChange(this.bus, actor, 'delete', 'mrql_query', async () => {
+      await this.repo.remove(id);
       return { id, name: before.name, result: { id }, before: savedRecord(before) };
     });
+  }
+}
+
+/** Runs a compiler stage of a save; its MRQL error reads as a problem of the saved query. */
+function reported<T>(stage: () => T, prefix: string): T {
+  try {
+    return stage();
+  } catch (e) {
+    throw e instanceof MrqlError ? e.reportedAs({ prefix }) : e;
   }
 }

@@ -1,91 +1,59 @@
-// The MRQL feature: one engine per library, saved queries, rendering of results, and the
-// mapping of MRQL errors to HTTP errors.
-import { HttpError, badRequest } from '../../core/http/errors.js';
-import type { Kysely } from 'kysely';
-import type { Library } from '../context.js';
+// The MRQL feature's service: queries through the engine, saved queries, rendering of results on
+// request. MRQL errors travel as MrqlError; the server's error handler maps them (errors.ts).
+import { badRequest } from '../../core/http/errors.js';
 import type { Principal } from '../auth/principal.js';
-import { MrqlEngine, type MrqlResult, type RunOptions, type Stats } from './engine.js';
+import type { MrqlEngine } from './engine.js';
 import { MrqlError } from './errors.js';
-import { SavedMrqlQueries } from './saved.js';
+import { CSV_NEEDS_TYPE } from './export.js';
+import type { SavedMrqlQueries } from './saved.js';
+import type { MrqlResult, RunOptions, Stats } from './types.js';
 
-/** Renders `renderedHTML` on result entities (set by the template engine, §16). */
+/** Renders `renderedHTML` on result entities (the shortcode engine, §16). */
 export type ResultRenderer = (result: MrqlResult, principal: Principal | undefined) => Promise<void>;
 
-export function toHttpError(e: unknown): unknown {
-  if (!(e instanceof MrqlError)) return e;
-  const extra = e.positioned ? { position: e.position, length: e.length } : {};
-  return new HttpError(e.status, e.message, extra);
-}
-
-/** Runs `work`, turning MRQL errors into HTTP errors. */
-export async function httpErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    throw toHttpError(e);
-  }
-}
-
-const services = new WeakMap<Library, MrqlService>();
-
-/** The MRQL service of a running library (in-process callers: list filters of other features, tests, benchmarks). */
-export function mrqlServiceOf(lib: Library): MrqlService | undefined {
-  return services.get(lib);
-}
-
 export class MrqlService {
-  readonly engine: MrqlEngine;
-  readonly saved: SavedMrqlQueries;
-  renderer: ResultRenderer | null = null;
+  constructor(
+    readonly engine: MrqlEngine,
+    readonly saved: SavedMrqlQueries,
+  ) {}
 
-  constructor(readonly lib: Library) {
-    // Read at every use, so a runtime-settings change applies to the next query.
-    const settings = lib.settings;
-    this.engine = new MrqlEngine(lib.db as unknown as Kysely<unknown>, lib.dialect.kind, lib.config.fts, {
-      get defaultLimit() {
-        return Number(settings.get('mrql_default_limit'));
-      },
-      get timeoutMs() {
-        return settings.millis('mrql_query_timeout');
-      },
-      get pageQueryBudget() {
-        return Number(settings.get('mrql_page_query_budget'));
-      },
-      get similarityThreshold() {
-        return Number(settings.get('hash_similarity_threshold'));
-      },
-      get ahashThreshold() {
-        return Number(settings.get('hash_ahash_threshold'));
-      },
-    });
-    this.saved = new SavedMrqlQueries(lib);
-    services.set(lib, this);
-  }
-
-  async execute(text: string, opts: RunOptions, render = false, stats?: Stats): Promise<MrqlResult> {
+  /** Runs a query; with `render`, fills renderedHTML on its entities. */
+  async execute(text: string, opts: RunOptions, render?: ResultRenderer, stats?: Stats): Promise<MrqlResult> {
     if (text.trim() === '') throw badRequest('query is required');
-    return httpErrors(async () => {
-      const result = await this.engine.execute(text, opts, stats);
-      if (render && this.renderer) {
-        try {
-          await this.renderer(result, opts.principal);
-        } catch (e) {
-          throw new HttpError(500, `rendering failed: ${(e as Error).message}`);
-        }
+    const result = await this.engine.execute(text, opts, stats);
+    if (render) {
+      try {
+        await render(result, opts.principal);
+      } catch (e) {
+        throw new MrqlError('render', `rendering failed: ${(e as Error).message}`, 0, 0, 500);
       }
-      return result;
-    });
+    }
+    return result;
   }
 
   /** Runs a saved query: revalidated on every run (§14.7). */
-  async runSaved(text: string, opts: RunOptions, render: boolean): Promise<MrqlResult> {
+  async runSaved(text: string, opts: RunOptions, render?: ResultRenderer): Promise<MrqlResult> {
     try {
       return await this.execute(text, opts, render);
     } catch (e) {
-      if (e instanceof HttpError && /^(parse|validation) error at position/.test(e.message)) {
-        throw new HttpError(400, `saved query is no longer valid: ${e.message}`, e.extra);
-      }
+      if (e instanceof MrqlError && (e.kind === 'parse' || e.kind === 'validation')) throw e.reportedAs({ prefix: 'saved query is no longer valid' });
       throw e;
     }
+  }
+
+  /** The statements a query would run, without running them (§14.4). */
+  async explain(text: string, opts: RunOptions, nativePlan: boolean): Promise<Record<string, unknown>> {
+    return this.engine.explain(text, opts, nativePlan);
+  }
+
+  /** Checks an export before the download starts: the query runs through stages 1–8 only. */
+  async preflightExport(text: string, opts: RunOptions, format: string): Promise<void> {
+    const p = await this.engine.prepare(text, opts, { statements: 0, rows: 0 });
+    if (format === 'csv' && p.entity === 'unspecified') throw badRequest(CSV_NEEDS_TYPE);
+  }
+
+  /** The engine's current time (export file names). */
+  now(): Date {
+    return this.engine.clock();
   }
 }

@@ -1,15 +1,17 @@
 // WHERE translation (mrql.md §6, §21.4, §22): every predicate becomes a boolean SQL expression
 // over the entity alias `e`, with all values bound. Relation-like predicates never yield NULL, so
 // their negations are exact complements.
-import type { DbKind } from '../../core/db/connect.js';
+import { SAFE_SEGMENT, type Dialect, type FullTextTerms, type JsonPathExprs } from '../../core/db/dialect/index.js';
+import type { SqlText } from '../../core/db/sql-text.js';
 import type { CompOp, Expr, Predicate, PredOp, Value } from './ast.js';
 import { MrqlError } from './errors.js';
 import { resolveField, TABLE, type Entity, type Junction, type Leaf, type Resolved, type Scalar } from './fields.js';
-import { Binds, safeSegments } from './sql.js';
-import { instantOf, localIso, numberOf, SERVER_ZONE, valueText } from './values.js';
+import { instantOf, localIso, numberOf, valueText } from './values.js';
 
 export interface Env {
-  kind: DbKind;
+  dialect: Dialect;
+  /** The server's time zone, for local-time text and date buckets. */
+  zone: string;
   now: Date;
   fts: boolean;
   similarityThreshold: number;
@@ -19,7 +21,7 @@ export interface Env {
 }
 
 export interface Tx {
-  b: Binds;
+  b: SqlText;
   env: Env;
   entity: Entity;
   /** When set, this TEXT predicate is satisfied by an inner join to the scored match set. */
@@ -41,63 +43,48 @@ export function likePattern(text: string): string {
   return wild ? esc : `%${esc}%`;
 }
 
-/** Case-insensitive LIKE of a text expression against a pattern value (already LIKE-shaped). */
+/**
+ * Case-insensitive LIKE of a text expression against a pattern value (already LIKE-shaped). The
+ * pattern is folded here as well, as MRQL compares folded text everywhere (§6).
+ */
 function like(tx: Tx, expr: string, pattern: string): string {
-  return tx.env.kind === 'sqlite'
-    ? `lower(${expr}) LIKE ${tx.b.p(pattern.toLowerCase())} ESCAPE '\\'`
-    : `${expr} ILIKE ${tx.b.t(pattern)} ESCAPE '\\'`;
+  return tx.env.dialect.ilike(tx.b, expr, pattern.toLowerCase());
 }
 
 function folded(tx: Tx, expr: string): string {
-  return tx.env.kind === 'postgres' ? `lower(${expr}) COLLATE "C"` : `lower(${expr})`;
+  return tx.env.dialect.fold(expr);
 }
 
-function metaPath(tx: Tx, alias: string, path: string[]) {
-  const segs = safeSegments(path);
-  if (tx.env.kind === 'sqlite') {
-    const p = `'$.${segs.join('.')}'`;
-    return {
-      kind: `NULLIF(json_type(${alias}.meta, ${p}), 'null')`,
-      value: `json_extract(${alias}.meta, ${p})`,
-      text: `(CASE json_type(${alias}.meta, ${p}) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(json_extract(${alias}.meta, ${p}) AS TEXT) END)`,
-      isNumber: `json_type(${alias}.meta, ${p}) IN ('integer', 'real')`,
-      num: `json_extract(${alias}.meta, ${p})`,
-      isNull: `(json_type(${alias}.meta, ${p}) IS NULL OR json_type(${alias}.meta, ${p}) = 'null')`,
-      isTrue: `json_type(${alias}.meta, ${p}) = 'true'`,
-    };
-  }
-  const p = `'{${segs.join(',')}}'`;
-  const node = `(${alias}.meta #> ${p})`;
-  return {
-    kind: `NULLIF(jsonb_typeof(${node}), 'null')`,
-    value: `(${alias}.meta #>> ${p})`,
-    text: `(${alias}.meta #>> ${p})`,
-    isNumber: `jsonb_typeof(${node}) = 'number'`,
-    num: `(${alias}.meta #>> ${p})::numeric`,
-    isNull: `(${node} IS NULL OR jsonb_typeof(${node}) = 'null')`,
-    isTrue: `${node} = 'true'::jsonb`,
-  };
+/** The meta path of `alias.meta`; segments are re-checked before they reach SQL text (§21.1). */
+function metaPath(tx: Tx, alias: string, path: string[]): JsonPathExprs {
+  for (const seg of path) if (!SAFE_SEGMENT.test(seg)) throw new Error('invalid meta path segment');
+  return tx.env.dialect.jsonPath(tx.b, `${alias}.meta`, path);
 }
 
-export type MetaExprs = ReturnType<typeof metaPath>;
+export type MetaExprs = JsonPathExprs;
 export { metaPath };
 
 // ---------------------------------------------------------------- scalar columns
 
 function datetimeText(tx: Tx, col: string): string {
-  return tx.env.kind === 'sqlite'
-    ? `strftime('%Y-%m-%d %H:%M:%S', ${col}, 'localtime')`
-    : `to_char(${col} AT TIME ZONE ${tx.b.t(SERVER_ZONE)}, 'YYYY-MM-DD HH24:MI:SS')`;
+  return tx.env.dialect.localDateTime(tx.b, col, tx.env.zone);
 }
 
 function castText(tx: Tx, col: string): string {
-  return tx.env.kind === 'sqlite' ? `CAST(${col} AS TEXT)` : `CAST(${col} AS text)`;
+  return tx.env.dialect.castText(col);
 }
 
 function scalarValue(tx: Tx, s: Scalar, v: Value): unknown {
   if (s.kind === 'datetime') return instantOf(v, tx.env.now)!.toISOString();
   if (s.kind === 'number') return v.k === 'number' ? numberOf(v, s.col === 'file_size') : null;
   return v;
+}
+
+/** `~*` / `!~*` (the dialect gate refused them earlier where the engine has no regex). */
+function regex(tx: Tx, expr: string, op: '~*' | '!~*', value: Value): string {
+  const r = tx.env.dialect.regex;
+  if (!r) throw new MrqlError('translate', 'regex match (~*) requires PostgreSQL');
+  return r.match(tx.b, expr, valueText(value) ?? '', op === '!~*');
 }
 
 /** A reference id from a value: numbers as such, numeric strings converted, others null. */
@@ -119,7 +106,7 @@ function scalarPred(tx: Tx, alias: string, s: Scalar, op: PredOp, value: Value |
     const m = like(tx, text, likePattern(valueText(value!) ?? ''));
     return op === '~' ? m : `NOT (${m})`;
   }
-  if (op === '~*' || op === '!~*') return `${col} ${op} ${b.t(valueText(value!) ?? '')}`;
+  if (op === '~*' || op === '!~*') return regex(tx, col, op, value!);
   if (op === 'IN' || op === 'NOT IN') {
     const not = op === 'NOT IN' ? 'NOT ' : '';
     if (s.kind === 'string') return `lower(${col}) ${not}IN (${values!.map((v) => b.t((valueText(v) ?? '').toLowerCase())).join(', ')})`;
@@ -152,14 +139,14 @@ function metaPred(tx: Tx, alias: string, path: string[], op: PredOp, value: Valu
   const b = tx.b;
   if (op === 'IS NULL') return m.isNull;
   if (op === 'IS NOT NULL') return `NOT ${m.isNull}`;
-  const empty = tx.env.kind === 'sqlite' ? `(${m.isNull} OR (json_type(${alias}.meta, '$.${path.join('.')}') = 'text' AND ${m.value} = ''))` : `(${m.isNull} OR ${m.value} = '')`;
+  const empty = `(${m.isNull} OR ${m.isEmptyString})`;
   if (op === 'IS EMPTY') return empty;
   if (op === 'IS NOT EMPTY') return `NOT ${empty}`;
   if (op === '~' || op === '!~') {
     const p = like(tx, m.text, likePattern(valueText(value!) ?? ''));
     return op === '~' ? p : `NOT (${p})`;
   }
-  if (op === '~*' || op === '!~*') return `${m.text} ${op} ${b.t(valueText(value!) ?? '')}`;
+  if (op === '~*' || op === '!~*') return regex(tx, m.text, op, value!);
   if (op === 'IN' || op === 'NOT IN') {
     const list = values!;
     const not = op === 'NOT IN' ? 'NOT ' : '';
@@ -172,13 +159,13 @@ function metaPred(tx: Tx, alias: string, path: string[], op: PredOp, value: Valu
   const sqlOp = SQL_OP[op];
   if (v.k === 'number') return `(CASE WHEN ${m.isNumber} THEN ${m.num} ${sqlOp} ${b.p(v.v)} END)`;
   if (v.k === 'bool') {
-    const isV = v.v ? m.isTrue : tx.env.kind === 'sqlite' ? `json_type(${alias}.meta, '$.${path.join('.')}') = 'false'` : `(${alias}.meta #> '{${path.join(',')}}') = 'false'::jsonb`;
+    const isV = v.v ? m.isTrue : m.isFalse;
     const cmp = op === '=' ? isV : `NOT (${isV})`;
     return `(CASE WHEN ${m.isNull} THEN NULL ELSE ${cmp} END)`;
   }
   if (v.k === 'reldate' || v.k === 'func') {
     const iso = localIso(instantOf(v, tx.env.now)!);
-    const text = tx.env.kind === 'postgres' ? `${m.text} COLLATE "C"` : m.text;
+    const text = tx.env.dialect.byteOrder(m.text);
     return `${text} ${sqlOp} ${b.t(iso)}`;
   }
   const text = (valueText(v) ?? '').toLowerCase();
@@ -219,9 +206,9 @@ function junctionMatch(tx: Tx, alias: string, j: Junction, op: '=' | '~', v: Val
   return `${head}${a}.${j.other} IN (${namedIds(tx, j.related, op, v)})${tail})`;
 }
 
-/** PostgreSQL strips `LIMIT 1` from EXISTS and hashes the whole junction; `OFFSET 0` keeps the per-row probe. */
+/** Keeps a correlated EXISTS a per-row probe of the junction's primary key. */
 function probeTail(tx: Tx): string {
-  return tx.env.kind === 'postgres' ? ' LIMIT 1 OFFSET 0' : ' LIMIT 1';
+  return tx.env.dialect.existsProbeLimit;
 }
 
 function junctionPred(tx: Tx, alias: string, j: Junction, p: Pick<Predicate, 'op' | 'value' | 'values'>): string {
@@ -372,11 +359,9 @@ export function ftsWords(term: string): string[] {
   return term.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** The FTS5 MATCH text: every word quoted, so no word acts as an operator. */
-export function ftsMatch(term: string): string {
-  return ftsWords(term)
-    .map((w) => `"${w}"`)
-    .join(' ');
+/** The terms of a TEXT predicate for the dialect's full-text members. */
+export function ftsTerms(term: string): FullTextTerms {
+  return { term, words: ftsWords(term) };
 }
 
 function textPred(tx: Tx, alias: string, term: string): string {
@@ -386,8 +371,7 @@ function textPred(tx: Tx, alias: string, term: string): string {
     const pattern = `%${term.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return `(${like(tx, `${alias}.name`, pattern)} OR ${like(tx, `${alias}.description`, pattern)})`;
   }
-  if (tx.env.kind === 'sqlite') return `${alias}.id IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ${tx.b.p(ftsMatch(term))})`;
-  return `${alias}.search_vector @@ plainto_tsquery('english', ${tx.b.t(term)})`;
+  return tx.env.dialect.fullText.matches(tx.b, table, alias, ftsTerms(term));
 }
 
 /** The UNION of pair partners of `target` within the threshold (§6.20). */

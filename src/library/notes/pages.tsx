@@ -14,6 +14,7 @@ import { loadBlockViews } from '../blocks/view.js';
 import type { ShareService } from '../sharing/service.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import { cardAvatars } from './avatars.js';
+import type { Shortcodes } from '../templates/index.js';
 import { NoteListInput } from './filters.js';
 import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
 import { formPicks, picked } from '../ui/picked.js';
@@ -21,7 +22,7 @@ import type { NoteService } from './service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
-export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, notes: NoteService, blocks: BlockService, sharing: ShareService): void {
+export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, notes: NoteService, blocks: BlockService, sharing: ShareService, shortcodes: Shortcodes): void {
   const noteTypes = () => lib.db.selectFrom('note_types').select(['id', 'name']).orderBy('name').orderBy('id').execute();
   type Detail = Awaited<ReturnType<NoteService['read']>>;
   const notePicks = async (req: FastifyRequest, note?: Detail) => ({
@@ -48,8 +49,8 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       return {
         pageTitle: 'Notes',
         notes: rows,
-        _slots: await listSlots(lib, req.principal, 'note', oneType),
-        _avatars: await cardAvatars(lib, req.principal, rows),
+        _slots: await listSlots(lib, shortcodes, req.principal, 'note', oneType),
+        _avatars: await cardAvatars(shortcodes, req.principal, rows),
         pagination: { page, perPage, total },
         parsedQuery: input,
         errorMessage: firstOf(queryOf(req).error) || undefined,
@@ -95,7 +96,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       const { note, list, data } = await loadNote(req);
       const types = await blocks.types();
       const t = note.NoteType as Record<string, string> | null;
-      const slots = await pageSlots(lib, req.principal, 'note', note, ['custom_header', 'custom_sidebar', 'custom_detail_footer']);
+      const slots = await pageSlots(shortcodes, req.principal, 'note', note, ['custom_header', 'custom_sidebar', 'custom_detail_footer']);
       return {
         pageTitle: note.Name,
         note,

@@ -18,6 +18,7 @@ import { RESOURCE_SORT, ResourceListInput } from './filters.js';
 import { IngestService } from './ingest.js';
 import { MediaOps } from './media-ops.js';
 import { registerResourcePages } from './pages.js';
+import type { Shortcodes } from '../templates/index.js';
 import { PreviewService } from './previews.js';
 import { registerResourceRoutes } from './routes.js';
 import { ResourceService } from './service.js';
@@ -26,7 +27,7 @@ import { VideoThumbWorker } from './video-worker.js';
 import { downloadImporter } from './remote.js';
 import type { DownloadService } from '../downloads/service.js';
 
-export function registerResourceFeature(app: FastifyInstance, routes: LibraryRoutes, layout: Layout, lib: Library, downloads: DownloadService) {
+export function registerResourceFeature(app: FastifyInstance, routes: LibraryRoutes, layout: Layout, lib: Library, downloads: DownloadService, shortcodes: Shortcodes) {
   const config = lib.config;
   const fs = new Filesystems(config);
   const videoTool = locateVideoTool(config.media.ffmpegPath, (m) => console.warn(m));
@@ -65,7 +66,7 @@ export function registerResourceFeature(app: FastifyInstance, routes: LibraryRou
     source: crudTimeline(crud, (input: Static<typeof ResourceListInput>) => resources.filtered(input) as unknown as AnyQuery),
     input: ResourceListInput,
   });
-  registerResourcePages(app, layout, ctx, resources, versions);
+  registerResourcePages(app, layout, ctx, resources, versions, shortcodes);
 
   app.addHook('onReady', async () => {
     await fs.sweepTemp();

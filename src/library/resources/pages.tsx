@@ -11,6 +11,7 @@ import { badRequest } from '../../core/http/errors.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { formPicks, picked } from '../ui/picked.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
 import type { ResourceRecord } from './records.js';
@@ -112,7 +113,7 @@ function Select(props: { id: number }): SafeHtml {
   return <input type="checkbox" aria-label="select" value={props.id} {...{ "x-model.number": "selected" }} />;
 }
 
-export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx: ResourceContext, resources: ResourceService, versions: VersionService): void {
+export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx: ResourceContext, resources: ResourceService, versions: VersionService, shortcodes: Shortcodes): void {
   const lib = ctx.lib;
   const db = lib.db;
   const categories = () => db.selectFrom('resource_categories').select(['id', 'name']).orderBy('name').execute();
@@ -138,7 +139,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
           pagination: { page, perPage },
           parsedQuery: input,
           // Filtered to one resource category, the list shows its list header, footer and CSS.
-          _slots: await listSlots(lib, req.principal, 'resource', input.ResourceCategoryId),
+          _slots: await listSlots(lib, shortcodes, req.principal, 'resource', input.ResourceCategoryId),
           errorMessage: firstOf(queryOf(req).error) || undefined,
           _layout: {
             sidebar: (
@@ -253,7 +254,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
       const names = new Map(similarRows.map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
       const entity = { ...resource, ResourceCategoryId: resource.resourceCategoryId };
-      const slots = await pageSlots(lib, req.principal, 'resource', entity, ['custom_header', 'custom_sidebar', 'custom_preview', 'custom_detail_footer']);
+      const slots = await pageSlots(shortcodes, req.principal, 'resource', entity, ['custom_header', 'custom_sidebar', 'custom_preview', 'custom_detail_footer']);
       return {
         pageTitle: resource.Name,
         resource,

@@ -1,9 +1,8 @@
 // Global search (companion §8): every searchable type, matched with the full-text index when it
 // is available (FTS5 / tsvector), otherwise with case-insensitive LIKE and a fixed score table.
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { Library } from '../context.js';
 import type { Principal } from '../auth/principal.js';
-import { Binds, finish } from '../mrql/sql.js';
+import { escapeLike } from '../../core/db/values.js';
+import type { SearchRepository, SearchRequest } from './repository.js';
 
 export const SEARCH_TYPES = ['resource', 'note', 'group', 'tag', 'category', 'query', 'relationType', 'noteType', 'resourceCategory', 'mrqlQuery'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -78,14 +77,12 @@ function shorten(text: string): string {
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 }
 
-const escLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export class SearchService {
-  private readonly db: Kysely<unknown>;
-
-  constructor(private readonly lib: Library) {
-    this.db = lib.db as unknown as Kysely<unknown>;
-  }
+  constructor(
+    private readonly repo: SearchRepository,
+    /** Whether the full-text index exists (the server was not started with -skip-fts). */
+    private readonly fts: boolean,
+  ) {}
 
   async search(principal: Principal, raw: string, limitIn: number | undefined, typesParam: string | undefined) {
     const limit = !limitIn || limitIn <= 0 ? 20 : Math.min(limitIn, 50);
@@ -108,52 +105,30 @@ export class SearchService {
     return { query, total, ...(total >= ceiling ? { totalCapped: true } : {}), results: kept.slice(0, limit) };
   }
 
-  private scopeCond(b: Binds, type: SearchType, scope: number | null): string | null {
-    if (scope === null || !['resource', 'note', 'group'].includes(type)) return null;
-    const col = type === 'group' ? 't.id' : 't.owner_id';
-    return `${col} IN (WITH RECURSIVE st(id, depth) AS (SELECT id, 0 FROM groups WHERE id = ${b.p(scope)} UNION SELECT g.id, st.depth + 1 FROM groups g JOIN st ON g.owner_id = st.id WHERE st.depth < 50) SELECT id FROM st)`;
-  }
-
   private async searchType(type: SearchType, parsed: ReturnType<typeof parseSearch>, ceiling: number, scope: number | null): Promise<SearchResult[]> {
-    const table = TABLES[type];
-    const b = new Binds(this.lib.dialect.kind);
-    const pg = this.lib.dialect.kind === 'postgres';
-    const cols = `t.id, t.name, t.description${type === 'resource' ? ', t.content_type, t.original_name' : ''}`;
-    const scopeCond = this.scopeCond(b, type, scope);
-    const useFts = this.lib.config.fts && type !== 'mrqlQuery' && parsed.mode.kind !== 'fuzzy' && parsed.words.length > 0;
-    let text: string;
-    let positional = false;
-    if (useFts) {
-      positional = true;
-      const where = scopeCond ? ` AND ${scopeCond}` : '';
-      if (!pg) {
-        const match = parsed.words.map((w) => `"${w}"${parsed.mode.kind === 'prefix' ? '*' : ''}`).join(' ');
-        text = `SELECT ${cols} FROM ${table}_fts f JOIN ${table} t ON t.id = f.rowid WHERE ${table}_fts MATCH ${b.p(match)}${where} ORDER BY f.rank LIMIT ${b.p(ceiling)}`;
-      } else if (parsed.mode.kind === 'prefix') {
-        // Each word's english lexeme as a prefix, so "lighthouse" finds the stem "lighthous".
-        // English lexemes as prefixes ("lighthouse" → lighthous:*), or the plain words (stems like
-        // "many" → "mani" would miss "many00"; stop words have no lexeme at all).
-        const prefixes = (config: string) =>
-          `(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme) || ':*', ' & ')) FROM unnest(to_tsvector('${config}', ${b.t(parsed.words.join(' '))})))`;
-        const tsq = `(SELECT COALESCE(${prefixes('english')} || ${prefixes('simple')}, ${prefixes('simple')}))`;
-        text = `SELECT ${cols} FROM ${table} t, ${tsq} AS q(tsq) WHERE t.search_vector @@ q.tsq${where} ORDER BY ts_rank(t.search_vector, q.tsq) DESC LIMIT ${b.p(ceiling)}`;
-      } else {
-        text = `SELECT ${cols} FROM ${table} t WHERE t.search_vector @@ plainto_tsquery('english', ${b.t(parsed.term)})${where} ORDER BY ts_rank(t.search_vector, plainto_tsquery('english', ${b.t(parsed.term)})) DESC LIMIT ${b.p(ceiling)}`;
-      }
-    } else {
-      const fields = ['t.name', 't.description', ...(type === 'resource' ? ['t.original_name'] : [])];
-      const patterns = [`%${escLike(parsed.term)}%`];
+    const useFts = this.fts && type !== 'mrqlQuery' && parsed.mode.kind !== 'fuzzy' && parsed.words.length > 0;
+    let match: SearchRequest['match'];
+    if (useFts) match = { fullText: true, prefix: parsed.mode.kind === 'prefix' };
+    else {
+      const patterns = [`%${escapeLike(parsed.term)}%`];
       if (parsed.mode.kind === 'fuzzy') {
+        // One wildcard character at each position: every text within one substitution.
         const chars = [...parsed.term].slice(0, 64);
-        for (let i = 0; i < chars.length; i++) patterns.push(`%${chars.map((c, j) => (j === i ? '_' : escLike(c))).join('')}%`);
+        for (let i = 0; i < chars.length; i++) patterns.push(`%${chars.map((c, j) => (j === i ? '_' : escapeLike(c))).join('')}%`);
       }
-      const ors = fields.flatMap((f) =>
-        patterns.map((p) => (pg ? `${f} ILIKE ${b.t(p)} ESCAPE '\\'` : `lower(${f}) LIKE ${b.p(p.toLowerCase())} ESCAPE '\\'`)),
-      );
-      text = `SELECT ${cols} FROM ${table} t WHERE (${ors.join(' OR ')})${scopeCond ? ` AND ${scopeCond}` : ''} ORDER BY t.id LIMIT ${b.p(ceiling)}`;
+      match = { fullText: false, columns: ['name', 'description', ...(type === 'resource' ? ['original_name'] : [])], patterns };
     }
-    const st = finish(type, text, b);
-    const rows = (await this.db.executeQuery(CompiledQuery.raw(st.sql, st.params))).rows as Record<string, unknown>[];
+    const scoped = scope !== null && ['resource', 'note', 'group'].includes(type);
+    const rows = await this.repo.search({
+      table: TABLES[type],
+      extra: type === 'resource' ? ['content_type', 'original_name'] : [],
+      term: parsed.term,
+      words: parsed.words,
+      match,
+      scope: scoped ? { column: type === 'group' ? 'id' : 'owner_id', groupId: scope } : null,
+      limit: ceiling,
+    });
+    const positional = useFts;
     const term = parsed.term.toLowerCase();
     return rows.map((r, i) => {
       const id = Number(r.id);

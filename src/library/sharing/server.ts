@@ -8,8 +8,7 @@ import { bool, parseJson } from '../../core/db/values.js';
 import { raw } from '../../core/html/jsx.js';
 import type { Selectable } from 'kysely';
 import type { NoteTable } from '../schema/database.js';
-import { mrqlServiceOf } from '../mrql/service.js';
-import { renderShareSlot } from '../templates/index.js';
+import type { Shortcodes } from '../templates/index.js';
 import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
 import { createHttpServer } from '../../core/http/server.js';
 import type { Library } from '../context.js';
@@ -39,6 +38,7 @@ export interface ShareServerDeps {
   sharing: ShareService;
   blocks: BlockService;
   calendars: CalendarService;
+  shortcodes: Shortcodes;
 }
 
 export class ShareServer {
@@ -114,7 +114,7 @@ export class ShareServer {
         name: note.name,
         description: note.description,
         blocks: list,
-        template: applies ? { header: raw(await shareHeader(lib, note, type.custom_header, type.meta_schema)), css: type.custom_css } : null,
+        template: applies ? { header: raw(await shareHeader(this.deps.shortcodes, note, type.custom_header, type.meta_schema)), css: type.custom_css } : null,
         ctx: { mode: 'share', token: note.share_token!, data },
       });
       return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
@@ -178,9 +178,7 @@ function sendFile(reply: FastifyReply, file: string, size: number, contentType: 
 }
 
 /** The note type's CustomHeader in restricted mode: the note's own fields, no MRQL (§5.9). */
-async function shareHeader(lib: Library, note: Selectable<NoteTable>, text: string, metaSchema: string): Promise<string> {
-  const svc = mrqlServiceOf(lib);
-  if (!svc) return '';
+async function shareHeader(shortcodes: Shortcodes, note: Selectable<NoteTable>, text: string, metaSchema: string): Promise<string> {
   const entity = {
     ID: note.id,
     Name: note.name,
@@ -192,5 +190,5 @@ async function shareHeader(lib: Library, note: Selectable<NoteTable>, text: stri
     CreatedAt: note.created_at,
     UpdatedAt: note.updated_at,
   };
-  return renderShareSlot(svc, entity, text, metaSchema);
+  return shortcodes.shareSlot(entity, text, metaSchema);
 }

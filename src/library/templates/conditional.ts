@@ -2,7 +2,7 @@
 import { esc, readPath } from './format.js';
 import { splitAt, type CodeNode } from './parse.js';
 import { runInline } from './mrql.js';
-import { renderNodes, type Scope } from './render.js';
+import type { Scope } from './state.js';
 
 const OPS = ['eq', 'neq', 'gt', 'lt', 'gte', 'lte', 'in', 'contains', 'matches', 'empty', 'not-empty'];
 
@@ -97,10 +97,10 @@ export async function conditionalShortcode(n: CodeNode, s: Scope): Promise<strin
   const branches = splitAt(n.body, ['elseif', 'else']);
   for (const [i, b] of branches.entries()) {
     const attrs = i === 0 ? n.attrs : b.divider!.attrs;
-    if (b.divider?.name === 'else') return renderNodes(b.nodes, s);
+    if (b.divider?.name === 'else') return s.state.render(b.nodes, s);
     const r = await holds(attrs, s);
     if (r.error) return `<div class="mrql-error">${esc(r.error)}</div>`;
-    if (r.ok) return renderNodes(b.nodes, s);
+    if (r.ok) return s.state.render(b.nodes, s);
   }
   return '';
 }

@@ -1,10 +1,10 @@
 // What a shortcode sees: the entity being rendered (its API record), its type, and the three
 // scope anchors nested [mrql] shortcodes resolve against (mrql.md §16, §19.1).
-import type { Kysely } from 'kysely';
-import { CompiledQuery } from 'kysely';
 import type { Entity } from '../mrql/fields.js';
-import type { Binds as BindsType } from '../mrql/sql.js';
-import { Binds, finish } from '../mrql/sql.js';
+import type { Stats } from '../mrql/types.js';
+import { CARRIER_TABLE, type TemplateRepository } from './repository.js';
+
+export { CARRIER_TABLE };
 
 export interface Anchors {
   /** The group itself (groups) or the owner (resources, notes); null when there is none. */
@@ -30,7 +30,6 @@ export interface Carrier {
   metaSchema: string;
 }
 
-export const CARRIER_TABLE: Record<Entity, string> = { resource: 'resource_categories', note: 'note_types', group: 'categories' };
 export const CARRIER_COLUMN: Record<Entity, string> = { resource: 'ResourceCategoryId', note: 'NoteTypeId', group: 'CategoryId' };
 
 export function carrierIdOf(ctx: EntityContext): number | null {
@@ -44,23 +43,21 @@ export class Lookups {
   private readonly chains = new Map<number, { parent: number | null; root: number }>();
 
   constructor(
-    private readonly db: Kysely<unknown>,
-    private readonly kind: 'sqlite' | 'postgres',
+    private readonly repo: TemplateRepository,
     /** Counts lookup statements (benchmarks report them with the MRQL statements). */
-    private readonly stats?: { statements: number; rows: number },
+    private readonly stats?: Stats,
   ) {}
 
-  private async rows(text: (b: BindsType) => string): Promise<Record<string, unknown>[]> {
-    const b = new Binds(this.kind);
-    const st = finish('lookup', text(b), b);
+  /** One statement through the repository, counted. */
+  private counted<T>(work: Promise<T>): Promise<T> {
     if (this.stats) this.stats.statements++;
-    return (await this.db.executeQuery(CompiledQuery.raw(st.sql, st.params))).rows as Record<string, unknown>[];
+    return work;
   }
 
   async loadCarriers(type: Entity, ids: number[]): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.carriers.has(`${type}:${id}`));
     if (!missing.length) return;
-    const rows = await this.rows((b) => `SELECT id, custom_mrql_result, custom_css, meta_schema FROM ${CARRIER_TABLE[type]} WHERE id IN (${missing.map((id) => b.p(id)).join(', ')})`);
+    const rows = await this.counted(this.repo.carriers(type, missing));
     for (const id of missing) this.carriers.set(`${type}:${id}`, null);
     for (const r of rows) {
       this.carriers.set(`${type}:${r.id}`, { id: Number(r.id), mrqlResult: String(r.custom_mrql_result ?? ''), css: String(r.custom_css ?? ''), metaSchema: String(r.meta_schema ?? '') });
@@ -75,12 +72,8 @@ export class Lookups {
   async loadChains(groupIds: number[]): Promise<void> {
     const missing = [...new Set(groupIds)].filter((id) => !this.chains.has(id));
     if (!missing.length) return;
-    const rows = await this.rows(
-      (b) =>
-        `WITH RECURSIVE up(start, id, owner_id, depth) AS (SELECT g.id, g.id, g.owner_id, 0 FROM groups g WHERE g.id IN (${missing.map((id) => b.p(id)).join(', ')}) ` +
-        `UNION ALL SELECT up.start, g.id, g.owner_id, up.depth + 1 FROM groups g JOIN up ON g.id = up.owner_id WHERE up.depth < 50) SELECT start, id, owner_id, depth FROM up ORDER BY start, depth`,
-    );
-    const byStart = new Map<number, Record<string, unknown>[]>();
+    const rows = await this.counted(this.repo.chains(missing));
+    const byStart = new Map<number, typeof rows>();
     for (const r of rows) {
       const s = Number(r.start);
       if (!byStart.has(s)) byStart.set(s, []);
@@ -105,7 +98,7 @@ export class Lookups {
   }
 
   async partial(name: string): Promise<string | null> {
-    const rows = await this.rows((b) => `SELECT content FROM template_partials WHERE name = ${b.p(name)}`);
-    return rows.length ? String(rows[0].content ?? '') : null;
+    const content = await this.counted(this.repo.partial(name));
+    return content === undefined ? null : String(content ?? '');
   }
 }

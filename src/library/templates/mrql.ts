@@ -1,5 +1,5 @@
 // [mrql] (mrql.md §19.1) and server-side rendering of MRQL results with CustomMRQLResult (§16).
-import type { Bucket, MrqlResult, RunOptions } from '../mrql/engine.js';
+import type { Bucket, MrqlResult, RunOptions } from '../mrql/types.js';
 import type { EntityObject } from '../mrql/entities.js';
 import { MrqlError } from '../mrql/errors.js';
 import type { Entity } from '../mrql/fields.js';
@@ -7,7 +7,7 @@ import { lex } from '../mrql/lexer.js';
 import { carrierIdOf, Lookups, type EntityContext } from './context.js';
 import { esc, formatValue } from './format.js';
 import { parseShortcodes, splitAt, type CodeNode, type Node } from './parse.js';
-import { anchorsOf, entityUrl, renderNodes, renderShortcodes, RenderDeadline, type RenderState, type Scope } from './render.js';
+import { anchorsOf, entityUrl, RenderDeadline, renderText, type RenderState, type Scope } from './state.js';
 
 interface Outcome {
   result?: MrqlResult;
@@ -70,9 +70,9 @@ async function customCard(state: RenderState, type: Entity, entity: EntityObject
   const key = `${type}:${carrier.id}`;
   if (carrier.css.trim() !== '' && !state.cssSeen.has(key)) {
     state.cssSeen.add(key);
-    out += `<style data-mr-custom-css="${key}">${await renderShortcodes(carrier.css, ctx, state, depth)}</style>`;
+    out += `<style data-mr-custom-css="${key}">${await renderText(carrier.css, ctx, state, depth)}</style>`;
   }
-  return out + (await renderShortcodes(carrier.mrqlResult, ctx, state, depth));
+  return out + (await renderText(carrier.mrqlResult, ctx, state, depth));
 }
 
 /** render=1: fills renderedHTML on every flat entity and bucket item (§16). */
@@ -92,7 +92,7 @@ async function renderItems(list: { type: Entity; entity: EntityObject }[], forma
   await prepareBatch(s.state, list);
   if (body) {
     let out = '';
-    for (const { type, entity } of list) out += await renderNodes(body, { ...s, ctx: contextOf(s.state, type, entity), each: undefined });
+    for (const { type, entity } of list) out += await s.state.render(body, { ...s, ctx: contextOf(s.state, type, entity), each: undefined });
     return out;
   }
   const link = (type: Entity, e: EntityObject) => `<a href="${esc(entityUrl(type, e.ID))}">${esc(String(e.Name ?? ''))}</a>`;
@@ -158,7 +158,7 @@ export async function runInline(s: Scope, text: string, attrs: Record<string, st
       return { error: `inline query budget exceeded (${st.budget} per page); the remaining inline queries of this page were not run` };
     }
     const opts: RunOptions = { limit, buckets, params, principal: st.principal, contextScope };
-    pending = st.svc.engine.execute(text, opts, st.stats).then(
+    pending = st.mrql.engine.execute(text, opts, st.stats).then(
       (result) => ({ result }),
       (e: unknown) => {
         if (e instanceof MrqlError) return { error: e.message };
@@ -183,7 +183,7 @@ export async function mrqlShortcode(n: CodeNode, s: Scope): Promise<string> {
   let text = a.query;
   let savedId: number | undefined;
   if (!text && a.saved) {
-    const row = await s.state.svc.saved.findByName(a.saved);
+    const row = await s.state.mrql.saved.findByName(a.saved);
     if (!row) return fail(`saved MRQL query "${a.saved}" not found`);
     text = row.query;
     savedId = row.id;
@@ -214,7 +214,7 @@ export async function mrqlShortcode(n: CodeNode, s: Scope): Promise<string> {
   const hasTemplate = template.some((x) => x.k === 'code' || x.text.trim() !== '');
   const count = countOf(r);
   const slots = async (nodes: Node[]) => {
-    let html = await renderNodes(nodes, s);
+    let html = await s.state.render(nodes, s);
     if (html.includes('{total}')) html = html.replaceAll('{total}', String(await totalOf(s, text!, a, r, outcome.scopeId)));
     return html.replaceAll('{count}', String(count)).replaceAll('{link-all}', esc(link));
   };
@@ -240,7 +240,7 @@ async function totalOf(s: Scope, text: string, a: Record<string, string>, r: Mrq
   const params: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(a)) if (k.startsWith('param-')) params[k.slice(6)] = v;
   try {
-    return await s.state.svc.engine.countTotal(text, { params, principal: s.state.principal, contextScope: scopeId }, s.state.stats);
+    return await s.state.mrql.engine.countTotal(text, { params, principal: s.state.principal, contextScope: scopeId }, s.state.stats);
   } catch {
     return countOf(r);
   }

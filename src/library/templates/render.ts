@@ -2,82 +2,52 @@
 // carrier slots, partials and [mrql] item templates against an entity. One RenderState per page
 // or API response carries the query budget, the per-render query cache, the deadline and the
 // batched carrier/hierarchy lookups.
-import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.js';
-import type { Stats } from '../mrql/engine.js';
-import type { MrqlService } from '../mrql/service.js';
 import type { Entity } from '../mrql/fields.js';
-import { carrierIdOf, Lookups, type EntityContext } from './context.js';
+import type { MrqlService } from '../mrql/service.js';
+import type { Stats } from '../mrql/types.js';
+import { carrierIdOf, type EntityContext, type Lookups } from './context.js';
+import type { Sealer } from './deferred.js';
 import { esc, formatValue, readPath } from './format.js';
 import { parseShortcodes, splitAt, sourceOf, type CodeNode, type Node } from './parse.js';
 import { mrqlShortcode } from './mrql.js';
 import { conditionalShortcode } from './conditional.js';
-import type { Sealer } from './deferred.js';
+import { anchorsOf, entityUrl, MAX_DEPTH, RenderDeadline, renderText, type RenderState, type Scope } from './state.js';
 
-export const MAX_DEPTH = 10;
-
-export interface RenderState {
-  svc: MrqlService;
+export interface StateOptions {
   principal?: Principal;
   stats?: Stats;
-  lookups: Lookups;
-  /** Distinct [mrql] queries allowed (0 = unlimited). */
-  budget: number;
-  cache: Map<string, Promise<unknown>>;
-  deadline: number;
-  /** API rendering fails on the deadline (500); page rendering shows an error box instead. */
-  strict: boolean;
-  warned: boolean;
-  cssSeen: Set<string>;
-  partials: Map<string, string | null>;
-  /** Present on pages: [lazy] and [details] then defer their body to the browser. */
+  /** Fail on the deadline instead of rendering on (API rendering). */
+  strict?: boolean;
+  /** Pages: [lazy] and [details] defer their body to the browser. */
   sealer?: Sealer;
-  /**
-   * Public share pages (companion §5.9): no MRQL runs, [meta] prints its value read-only,
-   * [reload] reloads the page.
-   */
+  /** Share pages: no MRQL, read-only [meta]. */
   restricted?: boolean;
 }
 
-export class RenderDeadline extends Error {}
-
-export function newRenderState(svc: MrqlService, principal?: Principal, stats?: Stats, strict = false): RenderState {
+export function newRenderState(mrql: MrqlService, lookups: Lookups, opts: StateOptions = {}): RenderState {
   return {
-    svc,
-    principal,
-    stats,
-    lookups: new Lookups(svc.lib.db as unknown as Kysely<unknown>, svc.lib.dialect.kind, stats),
-    budget: svc.engine.settings.pageQueryBudget,
+    mrql,
+    render: renderNodes,
+    principal: opts.principal,
+    stats: opts.stats,
+    lookups,
+    budget: mrql.engine.settings.pageQueryBudget,
     cache: new Map(),
-    deadline: Date.now() + svc.engine.settings.timeoutMs,
-    strict,
+    deadline: Date.now() + mrql.engine.settings.timeoutMs,
+    strict: opts.strict ?? false,
     warned: false,
     cssSeen: new Set(),
     partials: new Map(),
+    sealer: opts.sealer,
+    restricted: opts.restricted,
   };
-}
-
-export interface EachFrame {
-  value: unknown;
-  index: number;
-}
-
-export interface Scope {
-  ctx: EntityContext;
-  state: RenderState;
-  depth: number;
-  each?: EachFrame;
-  /** Inside a [reload] body (nested reload and lazy/details are refused there). */
-  inReload?: boolean;
 }
 
 const isTrue = (v: string | undefined) => v === 'true';
 
 /** Expands every shortcode of `text` against the entity. */
-export async function renderShortcodes(text: string, ctx: EntityContext, state: RenderState, depth = 0): Promise<string> {
-  if (!text.includes('[')) return text;
-  return renderNodes(parseShortcodes(text), { ctx, state, depth });
-}
+export const renderShortcodes = renderText;
 
 export async function renderNodes(nodes: Node[], s: Scope): Promise<string> {
   let out = '';
@@ -198,10 +168,6 @@ function metaCode(a: Record<string, string>, ctx: EntityContext): string {
 
 const CARRIER_PAGE: Record<Entity, string> = { resource: 'resourceCategory', note: 'noteType', group: 'category' };
 
-export function entityUrl(type: Entity, id: unknown): string {
-  return `/${type}?id=${id}`;
-}
-
 async function linkCode(n: CodeNode, s: Scope): Promise<string> {
   const ctx = s.ctx;
   const to = n.attrs.to ?? 'self';
@@ -238,13 +204,5 @@ async function partialCode(name: string, s: Scope): Promise<string> {
   return renderNodes(parseShortcodes(content), s);
 }
 
-/** The context entity's anchors, loading its group chain when needed. */
-export async function anchorsOf(s: Scope): Promise<NonNullable<EntityContext['anchors']>> {
-  if (s.ctx.anchors) return s.ctx.anchors;
-  const base = Lookups.baseIds(s.ctx.type, [s.ctx.entity]);
-  await s.state.lookups.loadChains(base);
-  s.ctx.anchors = s.state.lookups.anchorsFor(s.ctx.type, s.ctx.entity);
-  return s.ctx.anchors;
-}
-
-export { sourceOf };
+export { sourceOf, entityUrl, RenderDeadline };
+export type { RenderState, Scope };

@@ -4,8 +4,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Library } from '../context.js';
 import type { Entity } from '../mrql/fields.js';
-import { mrqlServiceOf } from '../mrql/service.js';
-import { pageRenderState, renderCarrierSlot, renderListSlot, type Slot } from '../templates/index.js';
+import type { Shortcodes, Slot } from '../templates/index.js';
 import { CARRIER_TABLE } from '../templates/context.js';
 import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 
@@ -17,13 +16,11 @@ export function styleText(css: string): SafeHtml {
 }
 
 /** The entity's slots for its detail page; missing or empty slots are absent. */
-export async function pageSlots(lib: Library, principal: Principal, type: Entity, entity: Record<string, unknown>, slots: Exclude<Slot, 'custom_css'>[]): Promise<SlotHtml> {
-  const svc = mrqlServiceOf(lib);
+export async function pageSlots(shortcodes: Shortcodes, principal: Principal, type: Entity, entity: Record<string, unknown>, slots: Exclude<Slot, 'custom_css'>[]): Promise<SlotHtml> {
   const out: SlotHtml = {};
-  if (!svc) return out;
-  const state = pageRenderState(svc, principal);
+  const state = shortcodes.pageState(principal);
   for (const slot of slots) {
-    const html = await renderCarrierSlot(svc, type, entity, slot, state);
+    const html = await shortcodes.carrierSlot(type, entity, slot, state);
     if (html === '') continue;
     out[slot] = (
       <div class={`custom-slot ${slot.replace(/_/g, '-')}`} x-data={`{ entity: ${JSON.stringify(entity)} }`}>
@@ -46,19 +43,18 @@ export async function carrierCss(lib: Library, type: Entity, carrierId: number |
 }
 
 /** List header and footer of a list filtered to exactly one carrier, and its CSS. */
-export async function listSlots(lib: Library, principal: Principal, type: Entity, carrierId: number | undefined): Promise<{ header?: SafeHtml; footer?: SafeHtml; css?: SafeHtml }> {
-  const svc = mrqlServiceOf(lib);
-  if (!svc || !carrierId) return {};
+export async function listSlots(lib: Library, shortcodes: Shortcodes, principal: Principal, type: Entity, carrierId: number | undefined): Promise<{ header?: SafeHtml; footer?: SafeHtml; css?: SafeHtml }> {
+  if (!carrierId) return {};
   const row = await lib.db
     .selectFrom(CARRIER_TABLE[type] as 'categories')
     .select(['id', 'name', 'description', 'custom_list_header', 'custom_list_footer', 'custom_css'])
     .where('id', '=', carrierId)
     .executeTakeFirst();
   if (!row) return {};
-  const state = pageRenderState(svc, principal);
+  const state = shortcodes.pageState(principal);
   const carrier = { ID: row.id, Name: row.name, Description: row.description };
-  const header = await renderListSlot(svc, type, carrier, row.custom_list_header, state);
-  const footer = await renderListSlot(svc, type, carrier, row.custom_list_footer, state);
+  const header = await shortcodes.listSlot(type, carrier, row.custom_list_header, state);
+  const footer = await shortcodes.listSlot(type, carrier, row.custom_list_footer, state);
   return {
     header: header ? <div class="custom-list-header">{raw(header)}</div> : undefined,
     footer: footer ? <div class="custom-list-footer">{raw(footer)}</div> : undefined,

@@ -4,20 +4,19 @@ process.env.TZ = 'UTC';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
-import { mrqlServiceOf } from '../../../src/library/mrql/service.js';
 import type { MrqlEngine } from '../../../src/library/mrql/engine.js';
 import { MrqlError } from '../../../src/library/mrql/errors.js';
 import { parseFilter, parseQuery } from '../../../src/library/mrql/parser.js';
 import { validateQuery } from '../../../src/library/mrql/validate.js';
 import { complete } from '../../../src/library/mrql/complete.js';
-import { loadFixture } from './mrql-fixture.js';
+import { loadFixture } from '../../helpers/mrql-fixture.js';
 
 let t: TestLibrary;
 let engine: MrqlEngine;
 beforeAll(async () => {
   t = await startTestLibrary();
   await loadFixture(t);
-  engine = mrqlServiceOf(t.lib)!.engine;
+  engine = t.mrql.service.engine;
 });
 afterAll(async () => t?.close());
 

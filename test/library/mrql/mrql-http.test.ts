@@ -2,9 +2,9 @@
 process.env.TZ = 'UTC';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
-import { loadFixture } from './mrql-fixture.js';
+import { loadFixture } from '../../helpers/mrql-fixture.js';
 import { mrqlFilterFromFilterString, mrqlListFilter } from '../../../src/library/mrql/filter.js';
-import { HttpError } from '../../../src/core/http/errors.js';
+import { toHttpError } from '../../../src/core/http/server.js';
 
 let t: TestLibrary;
 beforeAll(async () => {
@@ -107,7 +107,9 @@ describe('§18 list filter functions for the resource and note lists and mass ed
       try {
         mrqlListFilter(t.lib, entity, text, 'x');
       } catch (e) {
-        return e instanceof HttpError ? [e.status, e.message, e.extra] : e;
+        // The server's one mapping of errors to replies answers for the list endpoints.
+        const h = toHttpError(e);
+        return [h.status, h.message, h.extra];
       }
       return null;
     };
@@ -123,7 +125,8 @@ describe('§18 list filter functions for the resource and note lists and mass ed
       mrqlFilterFromFilterString(t.lib, 'resource', 'mrql=tags%20%3D', 'resources');
       throw new Error('expected a 400');
     } catch (e) {
-      expect([(e as HttpError).status, (e as HttpError).message, (e as HttpError).extra]).toEqual([400, 'expected value (string, number, date, function, or identifier), got ""', { position: 6, length: 0 }]);
+      const h = toHttpError(e);
+      expect([h.status, h.message, h.extra]).toEqual([400, 'expected value (string, number, date, function, or identifier), got ""', { position: 6, length: 0 }]);
     }
   });
 });
@@ -198,20 +201,24 @@ describe('§25.12 validate, complete, explain, export, saved queries', () => {
   it('T238/T241: scope errors over HTTP carry position and status', async () => {
     const r = await mrql({ query: 'type = resource SCOPE 99' });
     expect([r.status, r.body.error, r.body.position]).toEqual([404, 'scope group not found: id 99', 22]);
-    await t.lib.db.insertInto('groups').values({ name: 'beta', category_id: 9, created_at: '2023-02-01T00:00:00.000Z', updated_at: '2023-02-01T00:00:00.000Z' } as never).execute();
+    const beta = await t.json<{ ID: number }>('POST', '/v1/group', { Name: 'beta', CategoryId: 9 });
+    expect([beta.status, beta.body.ID]).toEqual([200, 6]);
     const a = await mrql({ query: 'type = resource SCOPE "BETA"' });
     expect([a.status, a.body.error]).toEqual([400, 'ambiguous scope "BETA": found 2 groups:\n  - id=5, parentId=1\n  - id=6, categoryId=9\nUse SCOPE <id> to specify which group.']);
-    await t.lib.db.deleteFrom('groups').where('name', '=', 'beta').execute();
+    expect((await t.json('POST', '/v1/group/delete', { ID: beta.body.ID })).status).toBe(200);
   });
   it('T317–T324: saved queries', async () => {
     const bad = await t.json<{ error: string }>('POST', '/v1/mrql/saved', { name: 'x', query: 'type = resource AND bogus = 1' });
     expect([bad.status, bad.body.error]).toEqual([400, 'invalid MRQL query: validation error at position 20: unknown or invalid field "bogus" for entity type resource']);
+    const syntax = await t.json('POST', '/v1/mrql/saved', { name: 'y', query: 'name = = 1' });
+    expect([syntax.status, syntax.body]).toEqual([400, { error: 'invalid MRQL syntax: parse error at position 7: expected value (string, number, date, function, or identifier), got "="', position: 7, length: 1 }]);
     expect((await t.json<{ error: string }>('POST', '/v1/mrql/saved', { name: '  ', query: 'type = resource' })).body.error).toBe('saved MRQL query name must be non-empty');
     expect((await t.json<{ error: string }>('POST', '/v1/mrql/saved', { name: 'by tag', query: 'name ~ "a"' })).body.error).toBe('a saved MRQL query with that name already exists');
     const made = await t.json<{ id: number; params: string[]; name: string }>('POST', '/v1/mrql/saved', { name: 'param report', query: 'type = resource AND tags = $t' });
     expect([made.status, made.body.params]).toEqual([201, ['t']]);
     const broken = await t.json<{ error: string }>('POST', '/v1/mrql/saved/run?id=2');
     expect([broken.status, broken.body.error]).toEqual([400, 'saved query is no longer valid: validation error at position 20: unknown or invalid field "bogus" for entity type resource']);
+    expect(broken.body).toMatchObject({ position: 20, length: 5 });
     expect(rids((await mrql({}, '/saved/run?id=99&name=by%20tag&param.tag=blue')).body)).toEqual([1]);
     expect((await t.json<{ error: string }>('POST', '/v1/mrql/saved/run')).body.error).toBe('saved MRQL query id or name is required');
     expect((await t.json('POST', '/v1/mrql/saved/run?id=99')).status).toBe(404);

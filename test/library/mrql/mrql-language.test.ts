@@ -3,12 +3,11 @@
 process.env.TZ = 'UTC';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, TEST_DB, type TestLibrary } from '../../helpers/library.js';
-import { mrqlServiceOf } from '../../../src/library/mrql/service.js';
 import type { MrqlEngine, MrqlResult } from '../../../src/library/mrql/engine.js';
 import { MrqlError } from '../../../src/library/mrql/errors.js';
 import { parseFilter, parseQuery } from '../../../src/library/mrql/parser.js';
 import { validateQuery } from '../../../src/library/mrql/validate.js';
-import { loadFixture } from './mrql-fixture.js';
+import { loadFixture } from '../../helpers/mrql-fixture.js';
 import { ACCEPTED, MATCHING, REJECTED_PARSE, REJECTED_VALIDATION, rep, type Case } from './mrql-cases.js';
 
 let t: TestLibrary;
@@ -18,7 +17,7 @@ beforeAll(async () => {
   // The §25 fixtures assume no average-hash check unless a case sets one (T174).
   t = await startTestLibrary(['-hash-ahash-threshold', '0']);
   await loadFixture(t);
-  engine = mrqlServiceOf(t.lib)!.engine;
+  engine = t.mrql.service.engine;
 });
 afterAll(async () => t?.close());
 

@@ -2,7 +2,7 @@
 process.env.TZ = 'UTC';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
-import { loadFixture } from './mrql-fixture.js';
+import { loadFixture } from '../../helpers/mrql-fixture.js';
 
 let t: TestLibrary;
 beforeAll(async () => {

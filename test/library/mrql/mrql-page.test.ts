@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestLibrary, TEST_DB, type TestLibrary } from '../../helpers/library.js';
 import { browserAvailable, launchBrowser } from '../../helpers/browser.js';
-import { loadFixture } from './mrql-fixture.js';
+import { loadFixture } from '../../helpers/mrql-fixture.js';
 
 let t: TestLibrary;
 beforeAll(async () => {

@@ -3,26 +3,30 @@
 process.env.TZ = 'UTC';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
-import { mrqlServiceOf, type MrqlService } from '../../../src/library/mrql/service.js';
-import { newRenderState, pageRenderState, renderCarrierSlot, renderShortcodes } from '../../../src/library/templates/index.js';
-import type { EntityContext } from '../../../src/library/templates/context.js';
+import type { EntityContext, Shortcodes } from '../../../src/library/templates/index.js';
 import { goLayout } from '../../../src/library/templates/format.js';
 import { withScope } from '../../../src/library/templates/mrql.js';
-import { loadFixture } from './mrql-fixture.js';
+import { loadFixture } from '../../helpers/mrql-fixture.js';
 
 let t: TestLibrary;
-let svc: MrqlService;
+let shortcodes: Shortcodes;
 beforeAll(async () => {
   t = await startTestLibrary();
   await loadFixture(t);
-  svc = mrqlServiceOf(t.lib)!;
-  await t.lib.db.insertInto('template_partials').values({ name: 'hello', content: 'Hi [property path="Name"]', description: '', created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' } as never).execute();
+  shortcodes = t.mrql.shortcodes;
+  await api('POST', '/v1/templatePartial', { Name: 'hello', Content: 'Hi [property path="Name"]' });
 });
 afterAll(async () => t?.close());
 
 const alpha: EntityContext = { type: 'group', entity: { ID: 3, Name: 'Alpha', Description: '', OwnerId: 2, CategoryId: 8, Meta: { region: 'us', list: [{ n: 'a' }, { n: 'b' }], size: 1536, when: '2024-03-10T15:04:05Z' } } };
 const r1: EntityContext = { type: 'resource', entity: { ID: 1, Name: 'sunrise.jpg', Description: 'Morning <light>', OwnerId: 3, ResourceCategoryId: 1, FileSize: 2000000, CreatedAt: '2024-03-10T12:00:00Z', Meta: { rating: 5 }, Tags: [{ Name: 'red' }, { Name: 'blue' }] } };
-const render = (text: string, ctx = alpha, state = newRenderState(svc)) => renderShortcodes(text, ctx, state);
+const render = (text: string, ctx = alpha, state = shortcodes.state()) => shortcodes.render(text, ctx, state);
+
+/** A fixture change through the API (it must succeed). */
+async function api(method: string, path: string, body: unknown): Promise<void> {
+  const r = await t.json(method, path, body);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
 
 describe('[property], [meta], [link], [each]/[item], [partial]', () => {
   it('reads fields with dot paths, escapes by default, formats times and sizes', async () => {
@@ -51,7 +55,7 @@ describe('[property], [meta], [link], [each]/[item], [partial]', () => {
   });
   it('unknown bracket text is left alone; the depth limit stops recursion', async () => {
     expect(await render('[b]bold[/b] [x y="1"]')).toBe('[b]bold[/b] [x y="1"]');
-    await t.lib.db.insertInto('template_partials').values({ name: 'loop', content: 'L[partial name="loop"]', description: '', created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' } as never).execute();
+    await api('POST', '/v1/templatePartial', { Name: 'loop', Content: 'L[partial name="loop"]' });
     expect(await render('[partial name="loop"]')).toContain('<!-- mr:shortcode depth limit reached -->');
   });
   it('[details] and [lazy] render inline here; [reload] refuses nesting; plugins are unavailable', async () => {
@@ -123,9 +127,9 @@ describe('[mrql]', () => {
   });
   it('identical queries run once per render; distinct ones stop at the budget', async () => {
     const stats = { statements: 0, rows: 0 };
-    const state = newRenderState(svc, undefined, stats);
+    const state = shortcodes.state(undefined, stats);
     state.budget = 2;
-    const html = await renderShortcodes(
+    const html = await shortcodes.render(
       `[mrql query='type = note' scope="global" value="count"][mrql query='type = note' scope="global" value="count"][mrql query='type = group' scope="global" value="count"][mrql query='type = resource' scope="global" value="count"]`,
       alpha,
       state,
@@ -142,7 +146,7 @@ describe('[mrql]', () => {
 
 describe('deferred [lazy] and [details] on pages', () => {
   it('seals the body and renders it through /v1/shortcodes/deferred under the caller scope', async () => {
-    const html = await renderShortcodes('[lazy]Hi [property path="Name"][/lazy][details summary="More" open="true"][mrql query="type = resource" value="count"][/details]', alpha, pageRenderState(svc));
+    const html = await shortcodes.render('[lazy]Hi [property path="Name"][/lazy][details summary="More" open="true"][mrql query="type = resource" value="count"][/details]', alpha, shortcodes.pageState());
     const tokens = [...html.matchAll(/data-token="([^"]+)"/g)].map((m) => m[1]);
     expect(tokens.length).toBe(2);
     expect(html).toContain('<details class="shortcode-details" data-token=');
@@ -152,7 +156,7 @@ describe('deferred [lazy] and [details] on pages', () => {
     expect((await t.json<{ html: string }>('POST', '/v1/shortcodes/deferred', { token: tokens[1] })).body).toEqual({ html: '1' });
     const bad = tokens[0].slice(0, -4) + (tokens[0].endsWith('AAAA') ? 'BBBB' : 'AAAA');
     expect((await t.json('POST', '/v1/shortcodes/deferred', { token: bad })).body).toEqual({ error: 'invalid shortcode token' });
-    const gone = await renderShortcodes('[lazy]x[/lazy]', { type: 'group', entity: { ID: 999, Meta: {} } }, pageRenderState(svc));
+    const gone = await shortcodes.render('[lazy]x[/lazy]', { type: 'group', entity: { ID: 999, Meta: {} } }, shortcodes.pageState());
     const token = /data-token="([^"]+)"/.exec(gone)![1];
     expect((await t.json('POST', '/v1/shortcodes/deferred', { token })).status).toBe(404);
   });
@@ -160,14 +164,14 @@ describe('deferred [lazy] and [details] on pages', () => {
 
 describe('carrier slots for pages', () => {
   it('renders a Custom* slot of the entity carrier', async () => {
-    await t.lib.db.updateTable('categories').set({ custom_header: '<h2>[property path="Name"] ([mrql query="type = resource" value="count"])</h2>' }).where('id', '=', 8).execute();
-    expect(await renderCarrierSlot(svc, 'group', alpha.entity, 'custom_header')).toBe('<h2>Alpha (1)</h2>');
-    expect(await renderCarrierSlot(svc, 'group', { ID: 4, CategoryId: null }, 'custom_header')).toBe('');
-    expect(await renderCarrierSlot(svc, 'resource', r1.entity, 'custom_own_entities')).toBe('');
+    await api('POST', '/v1/category', { ID: 8, CustomHeader: '<h2>[property path="Name"] ([mrql query="type = resource" value="count"])</h2>' });
+    expect(await shortcodes.carrierSlot('group', alpha.entity, 'custom_header')).toBe('<h2>Alpha (1)</h2>');
+    expect(await shortcodes.carrierSlot('group', { ID: 4, CategoryId: null }, 'custom_header')).toBe('');
+    expect(await shortcodes.carrierSlot('resource', r1.entity, 'custom_own_entities')).toBe('');
   });
   it('a slot with a [reload] button becomes a region the button re-renders', async () => {
-    await t.lib.db.updateTable('categories').set({ custom_sidebar: '[property path="Name"] [reload label="Again"]' }).where('id', '=', 8).execute();
-    const html = await renderCarrierSlot(svc, 'group', alpha.entity, 'custom_sidebar');
+    await api('POST', '/v1/category', { ID: 8, CustomSidebar: '[property path="Name"] [reload label="Again"]' });
+    const html = await shortcodes.carrierSlot('group', alpha.entity, 'custom_sidebar');
     const token = /data-shortcode-region="([^"]+)"/.exec(html)![1];
     expect(html).toContain('Alpha <button type="button" class="shortcode-reload" data-shortcode-reload>Again</button></div>');
     const again = await t.json<{ html: string }>('POST', '/v1/shortcodes/deferred', { token });

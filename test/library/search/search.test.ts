@@ -2,19 +2,21 @@
 // the ceiling and totalCapped, relative URLs and `extra`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { jpeg, upload } from '../../helpers/resources.js';
 
 type Search = { query: string; total: number; totalCapped?: boolean; results: { id: number; type: string; name: string; description: string; score: number; url: string; extra?: Record<string, unknown> }[] };
 
 let t: TestLibrary;
 let plain: TestLibrary;
 const search = (lib: TestLibrary, qs: string) => lib.json<Search>('GET', `/v1/search?${qs}`);
-const now = '2025-01-01T00:00:00.000Z';
 
 async function seed(lib: TestLibrary) {
-  const db = lib.lib.db;
-  await db.insertInto('resources').values({ name: 'harbour sunrise.jpg', original_name: 'IMG_7.JPG', description: 'boats at dawn', content_type: 'image/jpeg', resource_category_id: 1, created_at: now, updated_at: now } as never).execute();
-  await db.insertInto('notes').values({ name: 'Harbour plan', description: 'meeting notes', created_at: now, updated_at: now } as never).execute();
-  await db.insertInto('saved_mrql_queries').values({ name: 'harbour photos', query: 'type = resource', description: 'all photos', created_at: now, updated_at: now } as never).execute();
+  const created = [
+    await upload(lib, [{ name: 'IMG_7.JPG', data: await jpeg(), type: 'image/jpeg' }], { Name: 'harbour sunrise.jpg', Description: 'boats at dawn' }),
+    await lib.json('POST', '/v1/note', { Name: 'Harbour plan', Description: 'meeting notes' }),
+    await lib.json('POST', '/v1/mrql/saved', { name: 'harbour photos', query: 'type = resource', description: 'all photos' }),
+  ];
+  expect(created.map((r) => r.status)).toEqual([200, 200, 201]);
   for (let i = 0; i < 60; i++) await lib.json('POST', '/v1/tag', { Name: `many${String(i).padStart(2, '0')}` });
 }
 

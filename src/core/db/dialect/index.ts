@@ -4,7 +4,7 @@ import { postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 import type { Dialect } from './types.js';
 
-export type { Binder, DbKind, Dialect, JsonPathExprs, JsonType } from './types.js';
+export type { Binder, DateBucket, DbKind, Dialect, FullTextTerms, JsonPathExprs, JsonType, SqlRow } from './types.js';
 export { SAFE_SEGMENT } from './types.js';
 
 export function dialectFor(kind: DbKind): Dialect {

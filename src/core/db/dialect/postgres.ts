@@ -2,6 +2,11 @@
 import type { CreateTableBuilder } from 'kysely';
 import { SAFE_SEGMENT, type Binder, type Dialect, type JsonPathExprs } from './types.js';
 
+const BUCKET_FORMAT = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' } as const;
+
+/** A timestamp as local time in `zone` (a bound zone name). */
+const local = (b: Binder, expr: string, zone: string) => `(${expr} AT TIME ZONE CAST(${b.p(zone)} AS text))`;
+
 /** '{a,b}' written into the text when every segment is plain, else a bound text[]. */
 function pathText(b: Binder, path: readonly string[]): string {
   if (path.every((s) => SAFE_SEGMENT.test(s))) return `'{${path.join(',')}}'`;
@@ -22,6 +27,15 @@ export const postgresDialect: Dialect = {
   fold: (expr) => `lower(${expr}) COLLATE "C"`,
   ilike: (b, expr, pattern) => `${expr} ILIKE CAST(${b.p(pattern)} AS text) ESCAPE '\\'`,
   castText: (expr) => `CAST(${expr} AS text)`,
+  byteOrder: (expr) => `${expr} COLLATE "C"`,
+  unifyText: (expr) => `CAST(${expr} AS text)`,
+  regex: { match: (b, expr, pattern, negated) => `${expr} ${negated ? '!~*' : '~*'} CAST(${b.p(pattern)} AS text)` },
+
+  nullsLow: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),
+
+  localDateTime: (b, expr, zone) => `to_char(${local(b, expr, zone)}, 'YYYY-MM-DD HH24:MI:SS')`,
+  dateBucket: (b, expr, unit, zone) =>
+    unit === 'week' ? `to_char(date_trunc('week', ${local(b, expr, zone)}), 'YYYY-MM-DD')` : `to_char(${local(b, expr, zone)}, '${BUCKET_FORMAT[unit]}')`,
 
   jsonPath(b, column, path): JsonPathExprs {
     const p = pathText(b, path);
@@ -39,8 +53,64 @@ export const postgresDialect: Dialect = {
       isTrue: `${node} = 'true'::jsonb`,
       isFalse: `${node} = 'false'::jsonb`,
       isString: `jsonb_typeof(${node}) = 'string'`,
+      // Only a JSON string has '' as its text.
+      isEmptyString: `${text} = ''`,
     };
   },
   jsonLiteral: (b, value) => `CAST(${b.p(JSON.stringify(value))} AS jsonb)`,
   jsonTypeIs: (exprs, type) => `${exprs.rawType} = '${type}'`,
+  jsonPair: {
+    isNumber: (kind) => `${kind} = 'number'`,
+    isString: (kind) => `${kind} = 'string'`,
+    num: (kind, value) => `(CASE WHEN ${kind} = 'number' THEN CAST(${value} AS numeric) END)`,
+    rank: (kind, value) =>
+      `(CASE WHEN ${kind} IS NULL THEN 0 WHEN ${kind} = 'number' THEN 1 WHEN ${kind} = 'string' THEN 2 WHEN ${kind} = 'boolean' AND ${value} = 'false' THEN 3 WHEN ${kind} = 'boolean' THEN 4 ELSE 5 END)`,
+    read(kind, value) {
+      if (kind === null || kind === undefined) return null;
+      if (kind === 'number') return Number(value);
+      if (kind === 'boolean') return value === 'true';
+      // Objects and arrays arrive as jsonb text; one spelling whatever the stored spacing.
+      if (kind === 'object' || kind === 'array') return JSON.stringify(JSON.parse(String(value)));
+      return value;
+    },
+  },
+
+  fullText: {
+    matches: (b, _table, alias, terms) => `${alias}.search_vector @@ plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`,
+    rank(b, _table, alias, terms) {
+      const q = () => `plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`;
+      return { join: null, score: `(CASE WHEN ${alias}.search_vector @@ ${q()} THEN -ts_rank(${alias}.search_vector, ${q()}) ELSE 1e9 END)` };
+    },
+    search(b, table, alias, terms, prefix) {
+      if (!prefix) {
+        const q = () => `plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`;
+        return { from: `${table} ${alias}`, where: `${alias}.search_vector @@ ${q()}`, order: `ts_rank(${alias}.search_vector, ${q()}) DESC` };
+      }
+      // English lexemes as prefixes ("lighthouse" → lighthous:*), or the plain words (stems like
+      // "many" → "mani" would miss "many00"; stop words have no lexeme at all).
+      const prefixes = (config: string) =>
+        `(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme) || ':*', ' & ')) FROM unnest(to_tsvector('${config}', CAST(${b.p(terms.words.join(' '))} AS text))))`;
+      const tsq = `(SELECT COALESCE(${prefixes('english')} || ${prefixes('simple')}, ${prefixes('simple')}))`;
+      return { from: `${table} ${alias}, ${tsq} AS q(tsq)`, where: `${alias}.search_vector @@ q.tsq`, order: `ts_rank(${alias}.search_vector, q.tsq) DESC` };
+    },
+  },
+
+  // PostgreSQL strips LIMIT 1 from EXISTS and hashes the whole table; OFFSET 0 keeps the probe.
+  existsProbeLimit: ' LIMIT 1 OFFSET 0',
+  // Small sets: an array lets the planner use the index on `expr` instead of a semi-join walk.
+  memberOf: (expr, set, large) => (large ? `${expr} IN (${set})` : `${expr} = ANY (ARRAY(${set}))`),
+  planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true },
+
+  statementTimeout: (ms) => `SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`,
+  isTimeout: (error) => (error as { code?: unknown } | null)?.code === '57014',
+  explain: {
+    statement: (sql) => `EXPLAIN (FORMAT JSON) ${sql}`,
+    plan(results) {
+      const plans = results.map((rows) => {
+        const v = Object.values(rows[0] ?? {})[0];
+        return typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
+      });
+      return { format: 'json', plan: plans.length === 1 ? plans[0] : plans };
+    },
+  },
 };

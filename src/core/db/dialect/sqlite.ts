@@ -1,6 +1,6 @@
 // SQLite's spelling of the dialect seam (JSON1 functions, lower() folding, `?` placeholders).
 import type { CreateTableBuilder } from 'kysely';
-import { SAFE_SEGMENT, type Binder, type Dialect, type JsonPathExprs, type JsonType } from './types.js';
+import { SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs, type JsonType } from './types.js';
 
 const TYPE_NAMES: Record<JsonType, string[]> = {
   number: ['integer', 'real'],
@@ -17,6 +17,13 @@ function pathText(b: Binder, path: readonly string[]): string {
   return b.p('$' + path.map((s) => `."${s.replace(/"/g, '\\"')}"`).join(''));
 }
 
+/** The FTS5 MATCH text: every word quoted, so no word acts as an operator. */
+function ftsQuery(terms: FullTextTerms, prefix: boolean): string {
+  return terms.words.map((w) => `"${w}"${prefix ? '*' : ''}`).join(' ');
+}
+
+const BUCKET_FORMAT = { day: '%Y-%m-%d', month: '%Y-%m', year: '%Y' } as const;
+
 export const sqliteDialect: Dialect = {
   kind: 'sqlite',
   placeholder: () => '?',
@@ -30,6 +37,18 @@ export const sqliteDialect: Dialect = {
   fold: (expr) => `lower(${expr})`,
   ilike: (b, expr, pattern) => `lower(${expr}) LIKE lower(${b.p(pattern)}) ESCAPE '\\'`,
   castText: (expr) => `CAST(${expr} AS TEXT)`,
+  // Text compares byte-wise unless a collation says otherwise.
+  byteOrder: (expr) => expr,
+  unifyText: (expr) => expr,
+  regex: null,
+
+  // NULLs are the lowest values already.
+  nullsLow: () => '',
+
+  // 'localtime' is the process zone, which is the server zone.
+  localDateTime: (_b, expr) => `strftime('%Y-%m-%d %H:%M:%S', ${expr}, 'localtime')`,
+  dateBucket: (_b, expr, unit) =>
+    unit === 'week' ? `date(${expr}, 'localtime', '-6 days', 'weekday 1')` : `strftime('${BUCKET_FORMAT[unit]}', ${expr}, 'localtime')`,
 
   jsonPath(b, column, path): JsonPathExprs {
     const p = pathText(b, path);
@@ -47,9 +66,51 @@ export const sqliteDialect: Dialect = {
       isTrue: `${type} = 'true'`,
       isFalse: `${type} = 'false'`,
       isString: `${type} = 'text'`,
+      isEmptyString: `(${type} = 'text' AND ${value} = '')`,
     };
   },
   // json_extract hands back SQL values: JSON true/false compare as 1/0.
   jsonLiteral: (b, value) => b.p(typeof value === 'boolean' ? (value ? 1 : 0) : value),
   jsonTypeIs: (exprs, type) => `${exprs.rawType} IN (${TYPE_NAMES[type].map((t) => `'${t}'`).join(', ')})`,
+  jsonPair: {
+    isNumber: (kind) => `${kind} IN ('integer', 'real')`,
+    isString: (kind) => `${kind} = 'text'`,
+    // json_extract already hands numbers back as numbers.
+    num: (_kind, value) => value,
+    rank: (kind) =>
+      `(CASE WHEN ${kind} IS NULL THEN 0 WHEN ${kind} IN ('integer', 'real') THEN 1 WHEN ${kind} = 'text' THEN 2 WHEN ${kind} = 'false' THEN 3 WHEN ${kind} = 'true' THEN 4 ELSE 5 END)`,
+    read(kind, value) {
+      if (kind === null || kind === undefined) return null;
+      if (kind === 'integer' || kind === 'real') return Number(value);
+      if (kind === 'true') return true;
+      if (kind === 'false') return false;
+      return value;
+    },
+  },
+
+  fullText: {
+    matches: (b, table, alias, terms) => `${alias}.id IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))})`,
+    rank(b, table, alias, terms, inner) {
+      const scored = `(SELECT rowid AS fid, bm25(${table}_fts) AS score FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))}) f`;
+      return { join: `${inner ? 'JOIN' : 'LEFT JOIN'} ${scored} ON f.fid = ${alias}.id`, score: inner ? 'f.score' : 'COALESCE(f.score, 1e9)' };
+    },
+    search: (b, table, alias, terms, prefix) => ({
+      from: `${table}_fts f JOIN ${table} ${alias} ON ${alias}.id = f.rowid`,
+      where: `${table}_fts MATCH ${b.p(ftsQuery(terms, prefix))}`,
+      order: 'f.rank',
+    }),
+  },
+
+  // LIMIT 1 keeps SQLite from turning EXISTS into a join with a Bloom filter over the whole table.
+  existsProbeLimit: ' LIMIT 1',
+  // A unary + keeps the planner off the index on `expr`, so it walks the ORDER BY index instead.
+  memberOf: (expr, set, large) => `${large ? '+' : ''}${expr} IN (${set})`,
+  planner: { tagIdsAsLiterals: false, lateralSmallSubtree: false },
+
+  statementTimeout: () => null,
+  isTimeout: () => false,
+  explain: {
+    statement: (sql) => `EXPLAIN QUERY PLAN ${sql}`,
+    plan: (results) => ({ format: 'query-plan', plan: results.flat() }),
+  },
 };

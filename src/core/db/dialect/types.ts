@@ -38,7 +38,20 @@ export interface JsonPathExprs {
   isFalse: string;
   /** True when the node is a JSON string. */
   isString: string;
+  /** True when the node is the empty JSON string. */
+  isEmptyString: string;
 }
+
+/** Rows as the driver returns them. */
+export type SqlRow = Record<string, unknown>;
+
+/** Full-text search terms: the user's text and the words the caller extracted from it. */
+export interface FullTextTerms {
+  term: string;
+  words: readonly string[];
+}
+
+export type DateBucket = 'day' | 'week' | 'month' | 'year';
 
 export type JsonType = 'number' | 'string' | 'boolean' | 'null' | 'object' | 'array';
 
@@ -70,6 +83,25 @@ export interface Dialect {
   ilike(b: Binder, expr: string, pattern: string): string;
   /** Text form of a non-text scalar column. */
   castText(expr: string): string;
+  /** Text compared byte-wise (the order `fold` gives), without folding. */
+  byteOrder(expr: string): string;
+  /**
+   * An expression that must share one type with text (COALESCE, CASE): PostgreSQL needs the
+   * cast, SQLite's dynamic typing keeps the value as it is.
+   */
+  unifyText(expr: string): string;
+  /** Case-insensitive regular-expression match, or null where the engine has none. */
+  readonly regex: { match(b: Binder, expr: string, pattern: string, negated: boolean): string } | null;
+
+  // ---- ordering
+  /** ORDER BY suffix that sorts NULLs lowest (first ascending, last descending), as SQLite does. */
+  nullsLow(desc: boolean): string;
+
+  // ---- dates
+  /** A timestamp as local 'YYYY-MM-DD HH:MM:SS' text in `zone` (SQLite: the process zone). */
+  localDateTime(b: Binder, expr: string, zone: string): string;
+  /** The local day, ISO week start (Monday), month or year of a timestamp as text. */
+  dateBucket(b: Binder, expr: string, unit: DateBucket, zone: string): string;
 
   // ---- JSON
   /**
@@ -82,6 +114,57 @@ export interface Dialect {
   jsonLiteral(b: Binder, value: string | number | boolean | null): string;
   /** True when `exprs.node` holds a JSON value of `type`. */
   jsonTypeIs(exprs: JsonPathExprs, type: JsonType): string;
+  /**
+   * The same questions over a (kind, value) pair selected earlier as columns (`JsonPathExprs.kind`
+   * and `.value`), e.g. in an outer query over grouped keys.
+   */
+  readonly jsonPair: {
+    /** True when the kind names a JSON number / string. */
+    isNumber(kind: string): string;
+    isString(kind: string): string;
+    /** The value as a number where the kind is a number (NULL otherwise). */
+    num(kind: string, value: string): string;
+    /** Sort rank: absent or null 0, numbers 1, strings 2, false 3, true 4, objects and arrays 5. */
+    rank(kind: string, value: string): string;
+    /** The JavaScript value of a (kind, value) pair read back from a row; null when absent. */
+    read(kind: unknown, value: unknown): unknown;
+  };
+
+  // ---- full text (FTS5 table `<table>_fts` on SQLite, column `search_vector` on PostgreSQL)
+  readonly fullText: {
+    /** True when the row `alias` of `table` matches every word of the terms. */
+    matches(b: Binder, table: string, alias: string, terms: FullTextTerms): string;
+    /**
+     * Relevance of the row `alias` for the terms, lower is better. `join` (when not null) must
+     * join the statement; `inner` asks for an inner join that also stands for the match.
+     */
+    rank(b: Binder, table: string, alias: string, terms: FullTextTerms, inner: boolean): { join: string | null; score: string };
+    /** FROM, WHERE and ORDER BY of a search of `table` (as `alias`), best first; `prefix` matches word starts. */
+    search(b: Binder, table: string, alias: string, terms: FullTextTerms, prefix: boolean): { from: string; where: string; order: string };
+  };
+
+  // ---- plans (same rows either way; the shape each planner answers best)
+  /** Tail of a correlated EXISTS probe (`… LIMIT 1`) that keeps it a per-row index probe. */
+  readonly existsProbeLimit: string;
+  /** `expr IN (set)` for a set that is a large share of its table (walk) or small (collect). */
+  memberOf(expr: string, set: string, large: boolean): string;
+  readonly planner: {
+    /** Resolve compared tag names to literal ids first, so the planner sees the tag's statistics. */
+    tagIdsAsLiterals: boolean;
+    /** Fetch a small subtree's rows group by group through a LATERAL join on the owner index. */
+    lateralSmallSubtree: boolean;
+  };
+
+  // ---- execution
+  /** Statement that bounds the following statements of a transaction to `ms`, or null. */
+  statementTimeout(ms: number): string | null;
+  /** Whether a driver error is the statement timeout firing. */
+  isTimeout(error: unknown): boolean;
+  /** The engine's query plan of a statement, as rows, and how the plans of several read. */
+  readonly explain: {
+    statement(sql: string): string;
+    plan(results: SqlRow[][]): { format: string; plan: unknown };
+  };
 }
 
 /** Path segments that may be written into SQL text (MRQL re-checks them, mrql.md §21.1). */

@@ -1,8 +1,10 @@
-// The MRQL test fixture of mrql.md §24, inserted straight into the tables (the resource and
-// note features have no endpoints yet). Clock frozen at 2025-02-01T12:00:00Z, TZ=UTC.
+// The MRQL test fixture of mrql.md §24 (a documented fixture helper). It writes the tables
+// directly because the API cannot create this state: rows with fixed ids and creation times in
+// the past (the language tests compare ids and relative dates), perceptual-hash pairs and image
+// hashes (computed by the similarity worker from real image bytes), share tokens and link
+// tables at once. Clock of the MRQL engine frozen at 2025-02-01T12:00:00Z, TZ=UTC.
 import { sql, type Kysely } from 'kysely';
-import type { TestLibrary } from '../../helpers/library.js';
-import { mrqlServiceOf } from '../../../src/library/mrql/service.js';
+import type { TestLibrary } from './library.js';
 
 export const FROZEN = new Date('2025-02-01T12:00:00Z');
 
@@ -101,6 +103,5 @@ export async function loadFixture(t: TestLibrary): Promise<void> {
       await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT max(id) FROM ${sql.table(table)}))`.execute(db);
     }
   }
-  const svc = mrqlServiceOf(t.lib)!;
-  svc.engine.clock = () => new Date(FROZEN.getTime());
+  t.mrql.service.engine.clock = () => new Date(FROZEN.getTime());
 }

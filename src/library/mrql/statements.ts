@@ -1,0 +1,287 @@
+// Every SQL statement MRQL runs is built here (mrql.md §21, §22), from the prepared query and
+// the translator's fragments (translate.ts, keys.ts), as text with bound values. The engine
+// runs them through the repository (repository.ts); explain shows them as they are.
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { SqlText, type Statement } from '../../core/db/sql-text.js';
+import type { HavingExpr, OrderItem } from './ast.js';
+import { selectList, type Row } from './entities.js';
+import { ENTITIES, resolveField, TABLE, type Entity } from './fields.js';
+import { aggExpr, keySpecs, metaSortTerms, type KeySpec } from './keys.js';
+import { conjuncts, countExpr, findAll, folded, ftsTerms, ftsWords, metaPath, similarSet, translateExpr, type Env, type Tx } from './translate.js';
+import { MAX_KEYS, type Prepared, type ScopeSpec } from './types.js';
+import { aggOutput, sameKey } from './validate.js';
+import { instantOf, numberOf } from './values.js';
+
+export interface AggColumn {
+  output: string;
+  alias: string;
+  name: string;
+  kind: string;
+}
+
+/** Groups below this depth are not walked: hierarchies are at most 50 deep (§8). */
+const SUBTREE = (seed: string) =>
+  `WITH RECURSIVE st(id, depth) AS (SELECT id, 0 FROM groups WHERE ${seed} UNION SELECT g.id, st.depth + 1 FROM groups g JOIN st ON g.owner_id = st.id WHERE st.depth < 50) `;
+
+function newTx(entity: Entity, env: Env): Tx {
+  return { b: new SqlText(env.dialect), env, entity };
+}
+
+const whereClause = (conds: (string | null)[]) => {
+  const list = conds.filter(Boolean);
+  return list.length ? ` WHERE ${list.join(' AND ')}` : '';
+};
+
+const limitClause = (tx: Tx, limit: number, offset: number) => ` LIMIT ${tx.b.p(limit)}${offset ? ` OFFSET ${tx.b.p(offset)}` : ''}`;
+
+// ------------------------------------------------------------ look-ups before translation
+
+/** The ids of tags by lower-case name (PostgreSQL plans tag predicates with literal ids). */
+export function tagLookup(dialect: Dialect, names: string[]): Statement {
+  const b = new SqlText(dialect);
+  return b.finish('tags', `SELECT id, lower(name) AS n FROM tags WHERE lower(name) IN (${names.map((n) => b.t(n)).join(', ')})`);
+}
+
+/** The subtree size of a group (0 = no such group) and the number of groups. */
+export function scopeById(dialect: Dialect, id: number): Statement {
+  const b = new SqlText(dialect);
+  return b.finish('scope', `${SUBTREE(`id = ${b.p(id)}`)}SELECT (SELECT COUNT(*) FROM st) AS n, (SELECT COUNT(*) FROM groups) AS total`);
+}
+
+/** The groups named `name` (any case), with the subtree size of the name and the number of groups. */
+export function scopeByName(dialect: Dialect, name: string): Statement {
+  const b = new SqlText(dialect);
+  return b.finish(
+    'scope',
+    `${SUBTREE(`lower(name) = ${b.t(name)}`)}` +
+      `SELECT m.id, m.category_id, m.owner_id, (SELECT COUNT(*) FROM st) AS n, (SELECT COUNT(*) FROM groups) AS total FROM groups m WHERE lower(m.name) = ${b.t(name)} ORDER BY m.id`,
+  );
+}
+
+/** Entity rows by id (cross-entity random sampling hydrates the ids it drew). */
+export function hydrate(dialect: Dialect, entity: Entity, ids: number[]): Statement {
+  const b = new SqlText(dialect);
+  return b.finish(TABLE[entity], `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.id IN (${ids.map((id) => b.p(id)).join(', ')})`);
+}
+
+// ------------------------------------------------------------ parts
+
+/** The scope CTE and condition for an entity, or nothing. */
+function scopeParts(tx: Tx, scope: ScopeSpec, entity: Entity): { cte: string; cond: string | null } {
+  if (scope.kind === 'none') return { cte: '', cond: null };
+  if (scope.kind === 'nothing') return { cte: '', cond: '1 = 0' };
+  const cte = `WITH RECURSIVE scope_tree(id, depth) AS (SELECT id, 0 FROM groups WHERE id = ${tx.b.p(scope.id)} UNION SELECT g.id, s.depth + 1 FROM groups g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) `;
+  const col = entity === 'group' ? 'e.id' : 'e.owner_id';
+  // Large subtrees: walk the ORDER BY index and probe membership. Small or unknown subtrees:
+  // collect their rows through the owner index.
+  return { cte, cond: tx.env.dialect.memberOf(col, 'SELECT id FROM scope_tree', !!scope.large) };
+}
+
+/** ORDER BY terms of a flat (or bucket-item) statement and the joins they need. */
+function orderParts(tx: Tx, p: Prepared, entity: Entity, items: OrderItem[] | undefined): { joins: string[]; terms: string[] } {
+  const joins: string[] = [];
+  const terms: string[] = [];
+  const d = tx.env.dialect;
+  for (const it of items ?? []) {
+    const desc = it.desc ? ' DESC' : '';
+    if (it.random) {
+      terms.push('random()');
+      continue;
+    }
+    const f = it.field!;
+    if (f.parts.length === 1 && f.text.toUpperCase() === 'RANK') {
+      const node = findAll(p.q.where, 'text')[0];
+      if (!node || ftsWords(node.term).length === 0) continue;
+      // A TEXT predicate among the top-level conjuncts may be answered by the scored join itself.
+      const inner = conjuncts(p.q.where).includes(node);
+      const rank = d.fullText.rank(tx.b, TABLE[entity], 'e', ftsTerms(node.term), inner);
+      if (rank.join) {
+        joins.push(rank.join);
+        if (inner) tx.joinedText = node;
+      }
+      terms.push(`${rank.score}${desc}`);
+      continue;
+    }
+    if (f.text === 'distance') {
+      const node = findAll(p.q.where, 'similar')[0];
+      joins.push(`LEFT JOIN (SELECT other_id, MIN(distance) AS distance FROM (${similarSet(tx, node.id, node.within, true)}) x GROUP BY other_id) sd ON sd.other_id = e.id`);
+      terms.push(`COALESCE(sd.distance, 255)${desc}`);
+      continue;
+    }
+    const r = resolveField(entity, f);
+    if (r.kind === 'scalar') {
+      const col = `e.${r.scalar.col}`;
+      terms.push(`${r.scalar.kind === 'string' ? folded(tx, col) : col}${desc}${r.scalar.nullable ? d.nullsLow(it.desc) : ''}`);
+    } else if (r.kind === 'shared') terms.push(`(CASE WHEN e.share_token IS NOT NULL THEN 1 ELSE 0 END)${desc}`);
+    else if (r.kind === 'meta') {
+      const m = metaPath(tx, 'e', r.path);
+      terms.push(...metaSortTerms(tx, m.kind, m.num, m.text, it.desc));
+    } else if (r.kind === 'count') terms.push(`${countExpr(tx, 'e', r.of)}${desc}`);
+  }
+  return { joins, terms };
+}
+
+// ------------------------------------------------------------ flat and cross-entity
+
+/** One entity type's page of a flat query (`cols` narrows the select list). */
+export function flat(p: Prepared, entity: Entity, env: Env, limit: number, offset: number, label: string, cols?: string): Statement {
+  const tx = newTx(entity, env);
+  const { cte, cond } = scopeParts(tx, p.scope, entity);
+  // A top-level SIMILAR TO drives the statement from the pair index (§22.11): the pairs are
+  // streamed and joined to their resources, so LIMIT stops early even when the target has
+  // tens of thousands of pairs. Without ORDER BY the pair order is the result order.
+  const driving = entity === 'resource' ? conjuncts(p.q.where).find((c) => c.k === 'similar') : undefined;
+  let from = `${TABLE[entity]} e`;
+  if (driving && driving.k === 'similar') {
+    from = `(${similarSet(tx, driving.id, driving.within, false)}) sim JOIN resources e ON e.id = sim.other_id`;
+    tx.joinedSimilar = driving;
+  }
+  const smallScope = env.dialect.planner.lateralSmallSubtree && 'id' in p.scope && !p.scope.large;
+  const order = orderParts(tx, p, entity, p.q.orderBy);
+  if (smallScope && !driving && order.joins.length === 0) {
+    // Small subtree: the top rows of each subtree group through the owner index (a LATERAL per
+    // group), merged; the planner would otherwise scan the table hoping LIMIT stops early.
+    const whereText = p.q.where ? ` AND ${translateExpr(tx, p.q.where)}` : '';
+    const col = entity === 'group' ? 'id' : 'owner_id';
+    const orderText = order.terms.length ? ` ORDER BY ${order.terms.join(', ')}` : '';
+    const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText}${orderText} LIMIT ${tx.b.p(limit + offset)}`;
+    return tx.b.finish(label, `${cte}SELECT ${cols ?? 'e.*'} FROM (SELECT DISTINCT id FROM scope_tree) st CROSS JOIN LATERAL (${inner}) e${orderText}${limitClause(tx, limit, offset)}`);
+  }
+  const where = whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
+  // Default order: ascending id where it costs nothing. Not when the pair index drives the
+  // statement, nor under a small scope fetched group by group (it would walk the primary key
+  // instead of collecting the subtree's rows through the owner index).
+  const terms = order.terms.length ? order.terms : driving || smallScope ? [] : ['e.id'];
+  const text =
+    `${cte}SELECT ${cols ?? selectList(entity)} FROM ${from}${order.joins.map((j) => ` ${j}`).join('')}` +
+    `${where}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(tx, limit, offset)}`;
+  return tx.b.finish(label, text);
+}
+
+/** One statement per entity type: its top `offset + limit` rows, or for ORDER BY RANDOM() a sample and the population. */
+export function cross(p: Prepared, env: Env): Statement[] {
+  const w = p.offset + p.limit;
+  const randomFirst = p.q.orderBy?.[0]?.random;
+  return ENTITIES.map((entity) => {
+    if (!randomFirst) return flat(p, entity, env, w, 0, TABLE[entity]);
+    const tx = newTx(entity, env);
+    const { cte, cond } = scopeParts(tx, p.scope, entity);
+    // The sample and the population in one statement: two narrow passes (the predicate can
+    // be answered from covering indexes) instead of a window that materialises every match.
+    const sample = `SELECT e.id FROM ${TABLE[entity]} e${whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond])} ORDER BY random() LIMIT ${tx.b.p(w)}`;
+    const population = `SELECT COUNT(*) AS population FROM ${TABLE[entity]} e${whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond])}`;
+    return tx.b.finish(TABLE[entity], `${cte}SELECT s.id, c.population FROM (${sample}) s CROSS JOIN (${population}) c`);
+  });
+}
+
+/** The number of rows of one entity type the query matches, ignoring LIMIT/OFFSET. */
+export function count(p: Prepared, entity: Entity, env: Env): Statement {
+  const tx = newTx(entity, env);
+  const { cte, cond } = scopeParts(tx, p.scope, entity);
+  return tx.b.finish(entity, `${cte}SELECT COUNT(*) AS n FROM ${TABLE[entity]} e${whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond])}`);
+}
+
+// ------------------------------------------------------------ aggregated
+
+function havingSql(tx: Tx, entity: Entity, h: HavingExpr): string {
+  if (h.k === 'and' || h.k === 'or') return `(${havingSql(tx, entity, h.left)} ${h.k.toUpperCase()} ${havingSql(tx, entity, h.right)})`;
+  if (h.k === 'not') return `NOT (${havingSql(tx, entity, h.e)})`;
+  const op = h.op === '!=' ? '<>' : h.op;
+  const v = h.value;
+  const a = h.agg;
+  const r = a.field ? resolveField(entity, a.field) : null;
+  let expr = aggExpr(tx, entity, a).expr;
+  if (r?.kind === 'meta' && v.k === 'number') {
+    const m = metaPath(tx, 'e', r.path);
+    expr = `${a.name}(CASE WHEN ${m.isNumber} THEN ${m.num} END)`;
+  }
+  if (v.k === 'number') return `${expr} ${op} ${tx.b.p(numberOf(v, r?.kind === 'scalar' && r.scalar.col === 'file_size'))}`;
+  const instant = instantOf(v, tx.env.now);
+  if (r?.kind === 'scalar' && r.scalar.kind === 'datetime' && instant) return `${expr} ${op} ${tx.b.p(instant.toISOString())}`;
+  const text = v.k === 'string' ? v.v : v.k === 'bool' ? String(v.v) : '';
+  return `${expr} ${op} ${tx.b.t(text)}`;
+}
+
+/** GROUP BY with aggregates: one statement; keys and aggregate columns tell how to read its rows. */
+export function aggregated(p: Prepared, env: Env): { st: Statement; keys: KeySpec[]; aggs: AggColumn[] } {
+  const entity = p.entity as Entity;
+  const tx = newTx(entity, env);
+  const g = p.q.groupBy!;
+  const { cte, cond } = scopeParts(tx, p.scope, entity);
+  const keys = keySpecs(tx, entity, g.fields);
+  const select: string[] = [];
+  keys.forEach((k, i) => k.exprs.forEach((x, j) => select.push(`${x} AS k${i}_${j}`)));
+  const aggs: AggColumn[] = [];
+  for (const a of g.aggs) {
+    const output = aggOutput(a);
+    if (aggs.some((x) => x.output === output)) continue;
+    const { expr, kind } = aggExpr(tx, entity, a);
+    const alias = `a${aggs.length}`;
+    aggs.push({ output, alias, name: a.name, kind });
+    select.push(`${expr} AS ${alias}`);
+  }
+  const where = whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
+  const groupCount = keys.reduce((s, k) => s + k.exprs.length, 0);
+  const having = g.having ? ` HAVING ${havingSql(tx, entity, g.having)}` : '';
+  const inner =
+    `SELECT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
+    `${where} GROUP BY ${Array.from({ length: groupCount }, (_, i) => i + 1).join(', ')}${having}`;
+  const terms: string[] = [];
+  for (const it of p.q.orderBy ?? []) {
+    const f = it.field!;
+    const ki = keys.findIndex((k) => k.names.some((n) => sameKey(n, f.text)));
+    if (ki >= 0) {
+      terms.push(...keys[ki].shownSort(keys[ki].exprs.map((_, j) => `sub.k${ki}_${j}`), it.desc));
+      continue;
+    }
+    const a = aggs.find((x) => x.output === f.text);
+    if (a) terms.push(`sub.${a.alias}${it.desc ? ' DESC' : ''}${env.dialect.nullsLow(it.desc)}`);
+  }
+  const text = `${cte}SELECT * FROM (${inner}) sub${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(tx, p.limit, p.offset)}`;
+  return { st: tx.b.finish(entity, text), keys, aggs };
+}
+
+// ------------------------------------------------------------ bucketed
+
+/** The distinct bucket keys, in key order, one more than MAX_KEYS. */
+export function bucketKeys(p: Prepared, env: Env): { st: Statement; keys: KeySpec[] } {
+  const entity = p.entity as Entity;
+  const tx = newTx(entity, env);
+  const { cte, cond } = scopeParts(tx, p.scope, entity);
+  const keys = keySpecs(tx, entity, p.q.groupBy!.fields);
+  const select: string[] = [];
+  keys.forEach((k, i) => k.exprs.forEach((x, j) => select.push(`${x} AS k${i}_${j}`)));
+  // DISTINCT (not GROUP BY): SQLite answers it with a skip-ahead walk of the key's index.
+  const inner =
+    `SELECT DISTINCT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
+    whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
+  const sorts = keys.flatMap((k, i) => k.identitySort(k.exprs.map((_, j) => `sub.k${i}_${j}`)));
+  return { st: tx.b.finish('bucket keys', `${cte}SELECT * FROM (${inner}) sub ORDER BY ${sorts.join(', ')} LIMIT ${tx.b.p(MAX_KEYS + 1)}`), keys };
+}
+
+/** The items of a run of buckets (rows of the key statement), each tagged with its bucket number from `base`. */
+export function bucketItems(p: Prepared, env: Env, part: Row[], base: number): Statement {
+  const entity = p.entity as Entity;
+  const tx = newTx(entity, env);
+  const { cte, cond } = scopeParts(tx, p.scope, entity);
+  const specs = keySpecs(tx, entity, p.q.groupBy!.fields);
+  const order = orderParts(tx, p, entity, p.q.orderBy?.filter((o) => !(o.field && isBucketField(o.field.text))));
+  const whereBase = p.q.where ? translateExpr(tx, p.q.where) : null;
+  const joins = [...specs.flatMap((k) => k.joins), ...order.joins].map((j) => ` ${j}`).join('');
+  const branches = part.map((row, i) => {
+    const conds = [whereBase, cond].filter(Boolean) as string[];
+    specs.forEach((k, ki) => {
+      for (const j of k.identity) {
+        const v = row[`k${ki}_${j}`];
+        conds.push(v === null || v === undefined ? `${k.exprs[j]} IS NULL` : `${k.exprs[j]} = ${tx.b.p(v)}`);
+      }
+    });
+    const terms = order.terms.length ? order.terms : ['e.id'];
+    return `SELECT * FROM (SELECT ${selectList(entity)}, ${tx.b.p(base + i)} AS mrql_bucket FROM ${TABLE[entity]} e${joins} WHERE ${conds.join(' AND ')} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(p.bucket!.items)}) b${i}`;
+  });
+  return tx.b.finish(`${entity} bucket items`, `${cte}${branches.join(' UNION ALL ')}`);
+}
+
+function isBucketField(text: string): boolean {
+  return /\.(day|week|month|year)$/.test(text);
+}
