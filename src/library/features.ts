@@ -42,16 +42,11 @@ import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
 import { registerResourceFeature } from './resources/feature.js';
-import { NoteService } from './notes/service.js';
-import { registerNoteRoutes } from './notes/routes.js';
-import { registerNotePages } from './notes/pages.js';
-import { BlockService } from './blocks/service.js';
-import { registerBlockRoutes } from './blocks/routes.js';
-import { CalendarService } from './blocks/calendar/events.js';
-import { ShareService } from './sharing/service.js';
-import { registerShareRoutes } from './sharing/routes.js';
-import { registerSharePages } from './sharing/pages.js';
-import { ShareServer } from './sharing/server.js';
+import { NOTE_TYPE } from './categories/kinds.js';
+import { notesFeature } from './notes/feature.js';
+import { blocksFeature } from './blocks/feature.js';
+import { sharingFeature } from './sharing/feature.js';
+import type { ShareServer } from './sharing/server.js';
 import { MrqlService } from './mrql/service.js';
 import { registerMrqlRoutes } from './mrql/routes.js';
 import { registerMrqlPages } from './mrql/pages.js';
@@ -75,7 +70,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAuditPages(app, pageLayout, audit);
 
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
-  tagsFeature(host);
+  const tags = tagsFeature(host);
 
   const groups = new GroupService(lib);
   registerGroupRoutes(routes, lib, groups);
@@ -129,16 +124,10 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const importStore = registerImportFeature(app, routes, pageLayout, lib, resourceFeature);
   startTransferSweeps(app, lib, exportStore, importStore);
 
-  const notes = new NoteService(lib);
-  const blocks = new BlockService(lib);
-  const calendars = new CalendarService(lib);
-  const sharing = new ShareService(lib);
-  registerNoteRoutes(routes, lib, notes);
-  registerBlockRoutes(routes, lib, blocks, calendars);
-  registerShareRoutes(routes, sharing);
-  registerNotePages(app, pageLayout, lib, notes, blocks, sharing);
-  registerSharePages(app, pageLayout, sharing);
-  const share = new ShareServer(lib, { sharing, blocks, calendars });
+  const blocks = blocksFeature(host, { queries });
+  const sharing = sharingFeature(host, { blocks });
+  notesFeature(host, { tags: tags.service, noteTypes: new CarrierService(lib, NOTE_TYPE), blocks, sharing: sharing.service });
+  const share = sharing.server;
   const mrql = new MrqlService(lib);
   installShortcodes(mrql, routes);
   registerMrqlRoutes(routes, mrql);

@@ -9,6 +9,7 @@ import { nowIso } from '../../../core/db/values.js';
 import { validName } from '../../common/names.js';
 import type { Database } from '../../schema/database.js';
 import { mirrorDescription } from '../../blocks/description.js';
+import { BlockRepository } from '../../blocks/repository.js';
 import { evenlySpaced, isValidPosition } from '../../blocks/positions.js';
 import { blockType, type RefChecker } from '../../blocks/types.js';
 import { slices } from '../../archive/batches.js';
@@ -218,7 +219,7 @@ async function applyOne(run: ApplyRun, trx: Trx, blocks: BlockImporter, n: NoteE
     run.result.created_notes++;
     run.result.created_note_ids.push(noteId);
   }
-  await mirrorDescription(trx, noteId);
+  await mirrorDescription(new BlockRepository(trx, run.deps.lib.dialect), noteId);
   run.notes.set(n.id, { id: noteId, touched: true });
   queueLinks(run, n.id, p);
 }
