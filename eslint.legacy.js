@@ -21,10 +21,6 @@ export const LEGACY_SQL = [
   'src/library/common/named-repository.ts',
   'src/library/downloads/history.ts',
   'src/library/downloads/reasons.ts',
-  'src/library/exports/collect.ts',
-  'src/library/exports/dangling.ts',
-  'src/library/exports/pages.tsx',
-  'src/library/exports/payloads.ts',
   'src/library/groups/filters.ts',
   'src/library/groups/hierarchy.ts',
   'src/library/groups/loaders.ts',
@@ -87,6 +83,4 @@ export const LEGACY_CYCLES = [
   'src/library/templates/mrql.ts',
   'src/library/templates/render.ts',
   'src/library/templates/conditional.ts',
-  'src/library/exports/collect.ts',
-  'src/library/exports/dangling.ts',
 ];

@@ -53,7 +53,7 @@ import { registerMrqlPages } from './mrql/pages.js';
 import { SearchService } from './search/service.js';
 import { installShortcodes } from './templates/index.js';
 import { registerSearchRoutes } from './search/routes.js';
-import { registerExportFeature } from './exports/feature.js';
+import { exportsFeature } from './exports/feature.js';
 import { registerImportFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 
@@ -120,7 +120,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAdminPages(app, pageLayout, lib);
 
   const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads);
-  const exportStore = registerExportFeature(app, routes, pageLayout, lib, resourceFeature.ctx.fs);
+  const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = registerImportFeature(app, routes, pageLayout, lib, resourceFeature);
   startTransferSweeps(app, lib, exportStore, importStore);
 
