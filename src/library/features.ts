@@ -54,7 +54,7 @@ import { SearchService } from './search/service.js';
 import { installShortcodes } from './templates/index.js';
 import { registerSearchRoutes } from './search/routes.js';
 import { exportsFeature } from './exports/feature.js';
-import { registerImportFeature } from './imports/feature.js';
+import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
@@ -120,11 +120,11 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAdminPages(app, pageLayout, lib);
 
   const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads);
+  const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
-  const importStore = registerImportFeature(app, routes, pageLayout, lib, resourceFeature);
+  const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
   startTransferSweeps(app, lib, exportStore, importStore);
 
-  const blocks = blocksFeature(host, { queries });
   const sharing = sharingFeature(host, { blocks });
   notesFeature(host, { tags: tags.service, noteTypes: new CarrierService(lib, NOTE_TYPE), blocks, sharing: sharing.service });
   const share = sharing.server;
