@@ -24,7 +24,7 @@ export interface BlockCreate {
 }
 
 /** Block content's references checked against the rows that exist. */
-export function refChecker(blocks: BlockRepository): RefChecker {
+function refChecker(blocks: BlockRepository): RefChecker {
   return {
     async firstMissing(table, ids) {
       if (ids.length === 0) return undefined;

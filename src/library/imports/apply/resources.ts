@@ -168,34 +168,35 @@ async function createResource(run: ApplyRun, r: ResourceEntry, p: Obj, ownerId: 
   const label = `resource "${r.name.slice(0, 80)}"`;
   const id = await run.transactor.run(async (tx) => {
     const repo = run.deps.resourceRepo.in(tx);
+    const rows = run.repo.in(tx);
     const seriesId = await seriesFor(run, repo, r.seriesRef);
     const metaCols = seriesId !== null ? await memberMeta(repo, tx, seriesId, meta) : { meta: JSON.stringify(meta), own_meta: '{}' };
     const categoryId = run.vocabId('resource_categories', r.categoryRef, r.categoryName) ?? (await ingest.categoryFor(tx, {}, { contentType: mime, fileSize, width, height }));
     await checkImportedMeta(run, tx, RESOURCE_CARRIER, categoryId, parseJson<Obj>(metaCols.meta, {}), label);
     const stamp = run.stamp(p);
     const resourceId = await repo.insertResource({
-        ...stamp,
-        guid: await run.guidFor(run.repo.in(tx), 'resources', p.guid),
-        name: resourceName(run, r.name, r.hash),
-        original_name: str(p.original_name),
-        original_location: str(p.original_location),
-        hash: r.hash,
-        hash_type: 'SHA1',
-        location: current.location,
-        storage_location: current.storage,
-        description: str(p.description),
-        ...metaCols,
-        width,
-        height,
-        file_size: fileSize,
-        category: str(p.category),
-        content_type: mime,
-        content_category: str(p.content_category) || bareMime(mime).split('/')[0],
-        resource_category_id: categoryId,
-        series_id: seriesId,
-        owner_id: ownerId,
-        current_version_id: null,
-      });
+      ...stamp,
+      guid: await run.guidFor(rows, 'resources', p.guid),
+      name: resourceName(run, r.name, r.hash),
+      original_name: str(p.original_name),
+      original_location: str(p.original_location),
+      hash: r.hash,
+      hash_type: 'SHA1',
+      location: current.location,
+      storage_location: current.storage,
+      description: str(p.description),
+      ...metaCols,
+      width,
+      height,
+      file_size: fileSize,
+      category: str(p.category),
+      content_type: mime,
+      content_category: str(p.content_category) || bareMime(mime).split('/')[0],
+      resource_category_id: categoryId,
+      series_id: seriesId,
+      owner_id: ownerId,
+      current_version_id: null,
+    });
     const wanted = versions.length
       ? versions
       : [{ exportId: null, number: 1, hash: r.hash, size: fileSize, mime, width, height, comment: 'Original', createdAt: stamp.created_at }];
@@ -203,26 +204,26 @@ async function createResource(run: ApplyRun, r: ResourceEntry, p: Obj, ownerId: 
     for (const v of wanted) {
       const f = files.get(v.hash)!;
       const versionId = await repo.insertVersion({
-          created_at: v.createdAt ?? stamp.created_at,
-          updated_at: v.createdAt ?? stamp.created_at,
-          created_by_user_id: stamp.created_by_user_id,
-          resource_id: resourceId,
-          version_number: v.number,
-          hash: v.hash,
-          hash_type: 'SHA1',
-          file_size: v.size,
-          content_type: f.missing ? v.mime || f.mime : f.mime,
-          width: v.width,
-          height: v.height,
-          location: f.location,
-          storage_location: f.storage,
-          comment: v.comment,
-        });
+        created_at: v.createdAt ?? stamp.created_at,
+        updated_at: v.createdAt ?? stamp.created_at,
+        created_by_user_id: stamp.created_by_user_id,
+        resource_id: resourceId,
+        version_number: v.number,
+        hash: v.hash,
+        hash_type: 'SHA1',
+        file_size: v.size,
+        content_type: f.missing ? v.mime || f.mime : f.mime,
+        width: v.width,
+        height: v.height,
+        location: f.location,
+        storage_location: f.storage,
+        comment: v.comment,
+      });
       if (v.exportId !== null && v.exportId === strOrNull(p.current_version_ref)) currentVersion = versionId;
       else if (currentVersion === null && v === wanted[wanted.length - 1]) currentVersion = versionId;
     }
     await repo.updateResource(resourceId, { current_version_id: currentVersion });
-    await run.repo.in(tx).setTags('resource', resourceId, tags);
+    await rows.setTags('resource', resourceId, tags);
     // The files reach their place last, when every row is in (the upload rule).
     for (const [hash, f] of files) {
       if (!f.staged) continue;
@@ -256,15 +257,15 @@ async function existingByGuid(run: ApplyRun, r: ResourceEntry, p: Obj, id: numbe
     const metaCols = row.series_id !== null ? await editMemberMeta(tx, row.series_id, wantedMeta) : { meta: JSON.stringify(wantedMeta), own_meta: '{}' };
     const text = (field: 'description' | 'original_name' | 'original_location') => (replace ? str(p[field]) : row[field] || str(p[field]));
     await repo.updateResource(id, {
-        name: replace ? resourceName(run, r.name, row.name) : row.name,
-        description: text('description'),
-        original_name: text('original_name'),
-        original_location: text('original_location'),
-        category: replace ? str(p.category) : row.category || str(p.category),
-        resource_category_id: replace && categoryId !== null ? categoryId : row.resource_category_id,
-        ...metaCols,
-        updated_at: nowIso(),
-      });
+      name: replace ? resourceName(run, r.name, row.name) : row.name,
+      description: text('description'),
+      original_name: text('original_name'),
+      original_location: text('original_location'),
+      category: replace ? str(p.category) : row.category || str(p.category),
+      resource_category_id: replace && categoryId !== null ? categoryId : row.resource_category_id,
+      ...metaCols,
+      updated_at: nowIso(),
+    });
     await run.repo.in(tx).setTags('resource', id, tags, replace);
     if (replace && row.hash !== r.hash) run.warn(`resource "${row.name.slice(0, 80)}" (#${id}) was replaced from the archive, but its file was kept (the archive has other bytes)`);
   });
