@@ -42,20 +42,15 @@ import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
 import { registerResourceFeature } from './resources/feature.js';
-import { NoteService } from './notes/service.js';
-import { registerNoteRoutes } from './notes/routes.js';
-import { registerNotePages } from './notes/pages.js';
-import { BlockService } from './blocks/service.js';
-import { registerBlockRoutes } from './blocks/routes.js';
-import { CalendarService } from './blocks/calendar/events.js';
-import { ShareService } from './sharing/service.js';
-import { registerShareRoutes } from './sharing/routes.js';
-import { registerSharePages } from './sharing/pages.js';
-import { ShareServer } from './sharing/server.js';
+import { NOTE_TYPE } from './categories/kinds.js';
+import { notesFeature } from './notes/feature.js';
+import { blocksFeature } from './blocks/feature.js';
+import { sharingFeature } from './sharing/feature.js';
+import type { ShareServer } from './sharing/server.js';
 import { mrqlFeature, type MrqlFeature } from './mrql/feature.js';
 import { searchFeature } from './search/feature.js';
-import { registerExportFeature } from './exports/feature.js';
-import { registerImportFeature } from './imports/feature.js';
+import { exportsFeature } from './exports/feature.js';
+import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
@@ -73,7 +68,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAuditPages(app, pageLayout, audit);
 
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
-  tagsFeature(host);
+  const tags = tagsFeature(host);
   const mrql = mrqlFeature(host);
   searchFeature(host);
 
@@ -125,20 +120,14 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAdminPages(app, pageLayout, lib);
 
   const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads, mrql.shortcodes);
-  const exportStore = registerExportFeature(app, routes, pageLayout, lib, resourceFeature.ctx.fs);
-  const importStore = registerImportFeature(app, routes, pageLayout, lib, resourceFeature);
+  const blocks = blocksFeature(host, { queries });
+  const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
+  const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
   startTransferSweeps(app, lib, exportStore, importStore);
 
-  const notes = new NoteService(lib);
-  const blocks = new BlockService(lib);
-  const calendars = new CalendarService(lib);
-  const sharing = new ShareService(lib);
-  registerNoteRoutes(routes, lib, notes);
-  registerBlockRoutes(routes, lib, blocks, calendars);
-  registerShareRoutes(routes, sharing);
-  registerNotePages(app, pageLayout, lib, notes, blocks, sharing, mrql.shortcodes);
-  registerSharePages(app, pageLayout, sharing);
-  const share = new ShareServer(lib, { sharing, blocks, calendars, shortcodes: mrql.shortcodes });
+  const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
+  notesFeature(host, { tags: tags.service, noteTypes: new CarrierService(lib, NOTE_TYPE), blocks, sharing: sharing.service, shortcodes: mrql.shortcodes });
+  const share = sharing.server;
 
   registerDashboard(app, pageLayout, lib);
   return { share, mrql };

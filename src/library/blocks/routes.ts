@@ -3,14 +3,13 @@
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import type { Library } from '../context.js';
 import type { BlockService } from './service.js';
 import type { CalendarService } from './calendar/events.js';
-import { runTableQuery } from './table.js';
+import { runTableQuery, type SavedQueryRunner } from './table.js';
 
 const Guard = { noteId: Type.Optional(Type.Integer({ description: 'ownership guard: a block of another note is a 400' })) };
 
-export function registerBlockRoutes(routes: LibraryRoutes, lib: Library, blocks: BlockService, calendars: CalendarService): void {
+export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService, calendars: CalendarService, queries: SavedQueryRunner): void {
   routes.add({
     method: 'GET',
     path: '/v1/note/block/types',
@@ -139,7 +138,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, lib: Library, blocks:
     handler: async ({ req, input }) => {
       const block = await blocks.require(input.blockId);
       const extra = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([k]) => k.toLowerCase() !== 'blockid'));
-      return runTableQuery(lib, block, extra);
+      return runTableQuery(queries, block, extra);
     },
   });
 

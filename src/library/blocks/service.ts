@@ -2,20 +2,19 @@
 // write, fractional positions (append when omitted, explicit reorder, automatic rebalance once a
 // key grows past REBALANCE_LENGTH), the noteId ownership guard, and the note description kept in
 // step with the first text block.
-import type { Kysely } from 'kysely';
 import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
-import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
-import { withChange } from '../common/crud.js';
+import type { Tx } from '../../core/db/repository.js';
+import { withChange } from '../common/changes.js';
+import type { NamedDeps } from '../common/named.js';
 import type { Database } from '../schema/database.js';
-import { currentDescription, firstTextBlock, mirrorDescription } from './description.js';
+import { mirrorDescription, writeDescriptionToFirstTextBlock } from './description.js';
 import { evenlySpaced, isValidPosition, needsRebalance, positionAfter } from './positions.js';
 import { blockRecord, type BlockRecord, type BlockRow, type JsonObject } from './records.js';
+import type { BlockRepository } from './repository.js';
 import { isObject } from './shape.js';
 import { blockType, builtInTypes, type RefChecker } from './types.js';
-
-type Db = Kysely<Database>;
 
 export interface BlockCreate {
   noteId?: number;
@@ -24,12 +23,12 @@ export interface BlockCreate {
   content?: unknown;
 }
 
-function refChecker(db: Db): RefChecker {
+/** Block content's references checked against the rows that exist. */
+function refChecker(blocks: BlockRepository): RefChecker {
   return {
     async firstMissing(table, ids) {
       if (ids.length === 0) return undefined;
-      const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
-      const have = new Set(found.map((r) => r.id));
+      const have = new Set(await blocks.existing(table, ids));
       return ids.find((id) => !have.has(id));
     },
   };
@@ -41,39 +40,51 @@ function positionOf(raw: unknown, field: string): string {
 }
 
 /** Rewrites a note's positions evenly spaced, keeping the current order. */
-async function rebalanceNote(db: Db, noteId: number): Promise<void> {
-  const rows = await db.selectFrom('note_blocks').select(['id', 'position']).where('note_id', '=', noteId).orderBy('position').orderBy('id').execute();
+async function rebalanceNote(blocks: BlockRepository, noteId: number): Promise<void> {
+  const rows = await blocks.positions(noteId);
   const keys = evenlySpaced(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    if (rows[i].position !== keys[i]) await db.updateTable('note_blocks').set({ position: keys[i] }).where('id', '=', rows[i].id).execute();
+    if (rows[i].position !== keys[i]) await blocks.update(rows[i].id, { position: keys[i] });
   }
 }
 
-async function rebalanceIfLong(db: Db, noteId: number): Promise<void> {
-  const longest = await db
-    .selectFrom('note_blocks')
-    .select('position')
-    .where('note_id', '=', noteId)
-    .orderBy((eb) => eb.fn('length', ['position']), 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (longest && needsRebalance([longest.position])) await rebalanceNote(db, noteId);
+async function rebalanceIfLong(blocks: BlockRepository, noteId: number): Promise<void> {
+  const longest = await blocks.longestPosition(noteId);
+  if (longest !== undefined && needsRebalance([longest])) await rebalanceNote(blocks, noteId);
 }
 
 export class BlockService {
-  constructor(private readonly lib: Library) {}
+  constructor(
+    private readonly repo: BlockRepository,
+    private readonly deps: NamedDeps,
+  ) {}
 
-  private async requireNote(db: Db, noteId: number | undefined) {
+  private async requireNote(blocks: BlockRepository, noteId: number | undefined) {
     if (noteId === undefined) throw badRequest('noteId is required');
-    const note = await db.selectFrom('notes').select(['id', 'name', 'description', 'note_type_id']).where('id', '=', noteId).executeTakeFirst();
+    const note = await blocks.note(noteId);
     if (!note) throw notFound(`note ${noteId} not found`);
     return note;
   }
 
+  /** Inside the caller's transaction: a newly saved note description goes into the first text block. */
+  descriptionSaved(tx: Tx<Database>, noteId: number, description: string): Promise<void> {
+    return writeDescriptionToFirstTextBlock(this.repo.in(tx), noteId, description);
+  }
+
+  /** Inside the caller's transaction: the note description follows its first text block again. */
+  mirrorDescription(tx: Tx<Database>, noteId: number): Promise<void> {
+    return mirrorDescription(this.repo.in(tx), noteId);
+  }
+
+  /** The block, or undefined (the share server answers its own 404). */
+  find(id: number): Promise<BlockRow | undefined> {
+    return this.repo.find(id);
+  }
+
   /** The block, checked against the optional noteId guard (a block of another note is a 400). */
-  async require(id: number | undefined, noteIdGuard?: number, db: Db = this.lib.db): Promise<BlockRow> {
+  async require(id: number | undefined, noteIdGuard?: number): Promise<BlockRow> {
     if (id === undefined) throw badRequest('id is required');
-    const row = await db.selectFrom('note_blocks').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.repo.find(id);
     if (!row) throw notFound(`block ${id} not found`);
     if (noteIdGuard !== undefined && noteIdGuard !== 0 && row.note_id !== noteIdGuard) {
       throw badRequest(`block ${id} does not belong to note ${noteIdGuard}`);
@@ -82,19 +93,18 @@ export class BlockService {
   }
 
   async types(noteId?: number) {
-    if (noteId !== undefined) await this.requireNote(this.lib.db, noteId);
+    if (noteId !== undefined) await this.requireNote(this.repo, noteId);
     return builtInTypes().map((t) => ({ type: t.type, defaultContent: t.defaultContent(), defaultState: t.defaultState() }));
   }
 
   async list(noteId: number | undefined): Promise<BlockRecord[]> {
-    const note = await this.requireNote(this.lib.db, noteId);
+    const note = await this.requireNote(this.repo, noteId);
     return this.blocksOf(note.id);
   }
 
   /** A note's blocks in order (position, then id). */
-  async blocksOf(noteId: number, db: Db = this.lib.db): Promise<BlockRecord[]> {
-    const rows = await db.selectFrom('note_blocks').selectAll().where('note_id', '=', noteId).orderBy('position').orderBy('id').execute();
-    return rows.map(blockRecord);
+  async blocksOf(noteId: number): Promise<BlockRecord[]> {
+    return (await this.repo.ofNote(noteId)).map(blockRecord);
   }
 
   async get(id: number | undefined): Promise<BlockRecord> {
@@ -107,38 +117,31 @@ export class BlockService {
     const type = blockType(input.type);
     if (input.content !== undefined && input.content !== null && !isObject(input.content)) throw badRequest('content must be an object');
     const position = input.position === undefined || input.position === '' ? undefined : positionOf(input.position, 'position');
-    const id = await withChange(this.lib, actor, 'create', 'note_block', async () => {
-      const created = await this.lib.db.transaction().execute(async (trx) => {
-        const note = await this.requireNote(trx, input.noteId);
-        const content = isObject(input.content) ? await type.content(input.content, refChecker(trx)) : type.defaultContent();
-        const last = position
-          ? undefined
-          : await trx.selectFrom('note_blocks').select('position').where('note_id', '=', note.id).orderBy('position', 'desc').limit(1).executeTakeFirst();
-        const at = position ?? positionAfter(last?.position ?? null);
+    const id = await withChange(this.deps.bus, actor, 'create', 'note_block', async () => {
+      const created = await this.deps.transactor.run(async (tx) => {
+        const blocks = this.repo.in(tx);
+        const note = await this.requireNote(blocks, input.noteId);
+        const content = isObject(input.content) ? await type.content(input.content, refChecker(blocks)) : type.defaultContent();
+        const at = position ?? positionAfter((await blocks.lastPosition(note.id)) ?? null);
         if (type.type === 'text' && content.text === '' && note.description !== '') {
           // A new first text block that arrives empty takes over the existing description.
-          const first = await firstTextBlock(trx, note.id);
-          const firstPos = first ? (await trx.selectFrom('note_blocks').select('position').where('id', '=', first.id).executeTakeFirstOrThrow()).position : null;
-          if (firstPos === null || at < firstPos) content.text = await currentDescription(trx, note.id);
+          const first = await blocks.firstText(note.id);
+          if (!first || at < first.position) content.text = note.description;
         }
         const now = nowIso();
-        const row = await trx
-          .insertInto('note_blocks')
-          .values({
-            created_at: now,
-            updated_at: now,
-            created_by_user_id: actor.principal.userId,
-            note_id: note.id,
-            type: type.type,
-            position: at,
-            content: JSON.stringify(content),
-            state: JSON.stringify(type.defaultState()),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await rebalanceIfLong(trx, note.id);
-        if (type.type === 'text') await mirrorDescription(trx, note.id);
-        return { id: row.id, noteId: note.id };
+        const blockId = await blocks.insert({
+          created_at: now,
+          updated_at: now,
+          created_by_user_id: actor.principal.userId,
+          note_id: note.id,
+          type: type.type,
+          position: at,
+          content: JSON.stringify(content),
+          state: JSON.stringify(type.defaultState()),
+        });
+        await rebalanceIfLong(blocks, note.id);
+        if (type.type === 'text') await mirrorDescription(blocks, note.id);
+        return { id: blockId, noteId: note.id };
       });
       return { id: created.id, message: `Added ${type.type} block ${created.id} to note ${created.noteId}`, result: created.id };
     });
@@ -150,16 +153,13 @@ export class BlockService {
     if (!isObject(rawContent)) throw badRequest('content must be an object');
     const before = await this.require(id, noteIdGuard);
     const type = blockType(before.type);
-    await withChange(this.lib, actor, 'update', 'note_block', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        const content = await type.content(rawContent, refChecker(trx));
+    await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const blocks = this.repo.in(tx);
+        const content = await type.content(rawContent, refChecker(blocks));
         const state = this.keepValidState(type, parseJson<JsonObject>(before.state, {}), content);
-        await trx
-          .updateTable('note_blocks')
-          .set({ content: JSON.stringify(content), state: JSON.stringify(state), updated_at: nowIso() })
-          .where('id', '=', before.id)
-          .execute();
-        if (type.type === 'text') await mirrorDescription(trx, before.note_id);
+        await blocks.update(before.id, { content: JSON.stringify(content), state: JSON.stringify(state), updated_at: nowIso() });
+        if (type.type === 'text') await mirrorDescription(blocks, before.note_id);
       });
       return { id: before.id, message: `Edited ${type.type} block ${before.id} of note ${before.note_id}`, result: undefined };
     });
@@ -187,16 +187,17 @@ export class BlockService {
     const before = await this.require(id, noteIdGuard);
     const type = blockType(before.type);
     const state = type.state(rawState, parseJson<JsonObject>(before.content, {}));
-    await this.lib.db.updateTable('note_blocks').set({ state: JSON.stringify(state), updated_at: nowIso() }).where('id', '=', before.id).execute();
+    await this.repo.update(before.id, { state: JSON.stringify(state), updated_at: nowIso() });
     return this.get(before.id);
   }
 
   async delete(actor: Actor, id: number | undefined, noteIdGuard: number | undefined): Promise<void> {
     const before = await this.require(id, noteIdGuard);
-    await withChange(this.lib, actor, 'delete', 'note_block', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('note_blocks').where('id', '=', before.id).execute();
-        if (before.type === 'text') await mirrorDescription(trx, before.note_id, true);
+    await withChange(this.deps.bus, actor, 'delete', 'note_block', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const blocks = this.repo.in(tx);
+        await blocks.remove(before.id);
+        if (before.type === 'text') await mirrorDescription(blocks, before.note_id, true);
       });
       return { id: before.id, message: `Deleted ${before.type} block ${before.id} of note ${before.note_id}`, result: undefined };
     });
@@ -210,27 +211,28 @@ export class BlockService {
       if (!/^\d+$/.test(key)) throw badRequest(`positions: "${key}" is not a block id`);
       return { id: Number(key), position: positionOf(pos, `positions.${key}`) };
     });
-    await withChange(this.lib, actor, 'update', 'note_block', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        const note = await this.requireNote(trx, noteId);
+    await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const blocks = this.repo.in(tx);
+        const note = await this.requireNote(blocks, noteId);
         const now = nowIso();
         for (const w of wanted) {
           // Only the note's own blocks move; any other id rolls the whole reorder back.
-          const r = await trx.updateTable('note_blocks').set({ position: w.position, updated_at: now }).where('id', '=', w.id).where('note_id', '=', note.id).executeTakeFirst();
-          if (Number(r.numUpdatedRows) === 0) throw badRequest(`block ${w.id} does not belong to note ${note.id}`);
+          if (!(await blocks.move(note.id, w.id, w.position, now))) throw badRequest(`block ${w.id} does not belong to note ${note.id}`);
         }
-        await rebalanceIfLong(trx, note.id);
-        await mirrorDescription(trx, note.id);
+        await rebalanceIfLong(blocks, note.id);
+        await mirrorDescription(blocks, note.id);
       });
       return { id: noteId, message: `Reordered ${wanted.length} blocks of note ${noteId}`, result: undefined };
     });
   }
 
   async rebalance(actor: Actor, noteId: number | undefined): Promise<void> {
-    await withChange(this.lib, actor, 'update', 'note_block', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        const note = await this.requireNote(trx, noteId);
-        await rebalanceNote(trx, note.id);
+    await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const blocks = this.repo.in(tx);
+        const note = await this.requireNote(blocks, noteId);
+        await rebalanceNote(blocks, note.id);
       });
       return { id: noteId, message: `Rebalanced the block positions of note ${noteId}`, result: undefined };
     });

@@ -1,10 +1,9 @@
 // What a block needs beyond its own record to be shown: the resources of gallery blocks, the
 // groups of reference blocks, and the rows of tables (query-backed tables run their query).
 // Everything is loaded for a whole note at once: one statement per kind, not one per block.
-import type { Library } from '../context.js';
-import type { BlockRecord, JsonObject } from './records.js';
-import { runTableQuery } from './table.js';
-import type { BlockRow } from './records.js';
+import type { BlockRecord, BlockRow, JsonObject } from './records.js';
+import { runTableQuery, type SavedQueryRunner } from './table.js';
+import type { BlockViewRepository } from './view.repository.js';
 
 export interface GalleryItem {
   id: number;
@@ -51,40 +50,34 @@ export function staticColumns(content: JsonObject): { id: string; label: string 
   return cols.map((c) => (typeof c === 'string' ? { id: c, label: c } : { id: String((c as JsonObject).id), label: String((c as JsonObject).label ?? (c as JsonObject).id) }));
 }
 
-export async function loadBlockViews(lib: Library, blocks: BlockRecord[]): Promise<BlockViewData> {
-  const resourceIds = idsOf(blocks, 'gallery', 'resourceIds');
-  const groupIds = idsOf(blocks, 'references', 'groupIds');
-  const [resources, groups] = await Promise.all([
-    resourceIds.length
-      ? lib.db.selectFrom('resources').select(['id', 'name', 'hash', 'content_type']).where('id', 'in', resourceIds).execute()
-      : Promise.resolve([]),
-    groupIds.length
-      ? lib.db
-          .selectFrom('groups')
-          .leftJoin('categories', 'categories.id', 'groups.category_id')
-          .select(['groups.id', 'groups.name', 'groups.description', 'categories.name as category'])
-          .where('groups.id', 'in', groupIds)
-          .execute()
-      : Promise.resolve([]),
-  ]);
-  const tables = new Map<number, TableView>();
-  for (const b of blocks) {
-    if (b.type !== 'table') continue;
-    if (typeof b.content.queryId !== 'number') {
-      tables.set(b.id, { columns: staticColumns(b.content), rows: (Array.isArray(b.content.rows) ? b.content.rows : []) as Record<string, unknown>[] });
-      continue;
+export class BlockViews {
+  constructor(
+    private readonly repo: BlockViewRepository,
+    private readonly queries: SavedQueryRunner,
+  ) {}
+
+  /** Everything the blocks of one note need to be shown. */
+  async load(blocks: BlockRecord[]): Promise<BlockViewData> {
+    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds')), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'))]);
+    const tables = new Map<number, TableView>();
+    for (const b of blocks) {
+      if (b.type !== 'table') continue;
+      if (typeof b.content.queryId !== 'number') {
+        tables.set(b.id, { columns: staticColumns(b.content), rows: (Array.isArray(b.content.rows) ? b.content.rows : []) as Record<string, unknown>[] });
+        continue;
+      }
+      try {
+        const row = { id: b.id, type: b.type, content: JSON.stringify(b.content) } as BlockRow;
+        const data = await runTableQuery(this.queries, row, {});
+        tables.set(b.id, { columns: data.columns, rows: data.rows, queryId: data.queryId, cachedAt: data.cachedAt });
+      } catch (e) {
+        tables.set(b.id, { columns: [], rows: [], queryId: b.content.queryId, error: (e as Error).message });
+      }
     }
-    try {
-      const row = { id: b.id, type: b.type, content: JSON.stringify(b.content) } as BlockRow;
-      const data = await runTableQuery(lib, row, {});
-      tables.set(b.id, { columns: data.columns, rows: data.rows, queryId: data.queryId, cachedAt: data.cachedAt });
-    } catch (e) {
-      tables.set(b.id, { columns: [], rows: [], queryId: b.content.queryId, error: (e as Error).message });
-    }
+    return {
+      resources: new Map(resources.map((r) => [r.id, { id: r.id, name: r.name, hash: r.hash, contentType: r.content_type }])),
+      groups: new Map(groups.map((g) => [g.id, { id: g.id, name: g.name, description: g.description, category: g.category ?? null }])),
+      tables,
+    };
   }
-  return {
-    resources: new Map(resources.map((r) => [r.id, { id: r.id, name: r.name, hash: r.hash, contentType: r.content_type }])),
-    groups: new Map(groups.map((g) => [g.id, { id: g.id, name: g.name, description: g.description, category: g.category ?? null }])),
-    tables,
-  };
 }

@@ -5,143 +5,50 @@
 // read here, in slices of 500 ids; entity payloads are loaded later, batch by batch.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { notFound } from '../../core/http/errors.js';
 import type { Principal } from '../auth/principal.js';
-import type { LibraryDb } from '../schema/database.js';
 import type { VersionRow } from '../resources/records.js';
 import type { Filesystems } from '../resources/storage.js';
-import { batched, groupRows } from '../archive/batches.js';
-import { DANGLING_KINDS, PREFIX, exportId, type DanglingKind, type DanglingRef, type ExportCounts, type SchemaKind } from '../archive/format.js';
+import { groupRows } from '../archive/batches.js';
+import { DANGLING_KINDS, PREFIX, exportId, type DanglingKind, type ExportCounts, type SchemaKind } from '../archive/format.js';
 import { collectDangling } from './dangling.js';
 import type { ExportOptions } from './options.js';
+import type { ExportRepository } from './repository.js';
+import type { BlobItem, ExportSet, GroupItem, NoteItem, PreviewItem, ResourceItem, SchemaItem, Visibility } from './set.js';
 
-export interface GroupItem {
-  id: number;
-  exportId: string;
-  name: string;
-  guid: string | null;
-  ownerId: number | null;
-  categoryId: number | null;
-  shell: boolean;
-}
+export type { BlobItem, ExportSet, GroupItem, NoteItem, PreviewItem, ResourceItem, SchemaItem, Visibility } from './set.js';
 
-export interface NoteItem {
-  id: number;
-  exportId: string;
-  name: string;
-  guid: string | null;
-  ownerId: number | null;
-  noteTypeId: number | null;
-}
-
-export interface ResourceItem {
-  id: number;
-  exportId: string;
-  name: string;
-  guid: string | null;
-  ownerId: number | null;
-  hash: string;
-  fileSize: number;
-  seriesId: number | null;
-  categoryId: number;
-}
-
-export interface BlobItem {
-  hash: string;
-  size: number;
-  location: string;
-  storage: string | null;
-  /** Set by the job after checking the file on disk. */
-  missing: boolean;
-}
-
-export interface PreviewItem {
-  exportId: string;
-  file: string;
-  width: number;
-  height: number;
-  size: number;
-}
-
-export interface SchemaItem {
-  id: number;
-  exportId: string;
-  name: string;
-  guid: string | null;
-}
-
-export interface ExportSet {
-  options: ExportOptions;
-  roots: number[];
-  groups: GroupItem[];
-  notes: NoteItem[];
-  resources: ResourceItem[];
-  series: SchemaItem[];
-  versions: Map<number, VersionRow[]>;
-  blobs: Map<string, BlobItem>;
-  previews: Map<number, PreviewItem[]>;
-  schema: Record<SchemaKind, SchemaItem[]>;
-  /** Source id → export id, per kind. */
-  ids: { group: Map<number, string>; note: Map<number, string>; resource: Map<number, string>; series: Map<number, string> } & Record<SchemaKind, Map<number, string>>;
-  dangling: DanglingRef[];
-  /** Relation row id → dangling id, for relationships whose target is not exported. */
-  relationDangling: Map<number, string>;
-  warnings: string[];
-}
-
-/** Which groups, notes and resources the caller may export (group-limited principals). */
-export interface Visibility {
-  group(id: number): boolean;
-  owned(ownerId: number | null): boolean;
-}
-
-async function visibilityOf(db: LibraryDb, principal: Principal): Promise<Visibility> {
+async function visibilityOf(repo: ExportRepository, principal: Principal): Promise<Visibility> {
   if (principal.scopeGroupId === null || principal.superUser) return { group: () => true, owned: () => true };
-  const r = await sql<{ id: number }>`
-    WITH RECURSIVE tree(id) AS (SELECT id FROM "groups" WHERE id = ${principal.scopeGroupId}
-      UNION SELECT g.id FROM "groups" g JOIN tree ON g.owner_id = tree.id)
-    SELECT id FROM tree`.execute(db);
-  const inside = new Set(r.rows.map((x) => x.id));
+  const inside = new Set(await repo.scopeTree(principal.scopeGroupId));
   return { group: (id) => inside.has(id), owned: (owner) => owner !== null && inside.has(owner) };
 }
 
 /** Roots first (in request order), then descendants level by level. */
-async function subtreeInOrder(db: LibraryDb, roots: number[]): Promise<number[]> {
-  const r = await sql<{ id: number; depth: number }>`
-    WITH RECURSIVE tree(id, depth) AS (
-      SELECT id, 0 FROM "groups" WHERE id IN (${sql.join(roots)})
-      UNION
-      SELECT g.id, tree.depth + 1 FROM "groups" g JOIN tree ON g.owner_id = tree.id WHERE tree.depth < 1000
-    )
-    SELECT id, MIN(depth) AS depth FROM tree GROUP BY id ORDER BY MIN(depth), id`.execute(db);
-  const rest = r.rows.filter((x) => Number(x.depth) > 0 && !roots.includes(x.id)).map((x) => x.id);
+async function subtreeInOrder(repo: ExportRepository, roots: number[]): Promise<number[]> {
+  const rest = (await repo.subtree(roots)).filter((x) => x.depth > 0 && !roots.includes(x.id)).map((x) => x.id);
   return [...roots, ...rest];
 }
 
-async function relatedGroups(db: LibraryDb, from: number[]): Promise<{ group_id: number; related_group_id: number }[]> {
-  return batched(from, (s) => db.selectFrom('group_related_groups').selectAll().where('group_id', 'in', s).orderBy('group_id').orderBy('related_group_id').execute());
-}
-
 /** Every root must exist and be visible to the caller (404 otherwise, naming the first). */
-export async function requireRoots(db: LibraryDb, principal: Principal, roots: number[]): Promise<Visibility> {
-  const vis = await visibilityOf(db, principal);
-  const found = await batched(roots, (s) => db.selectFrom('groups').select('id').where('id', 'in', s).execute());
+export async function requireRoots(repo: ExportRepository, principal: Principal, roots: number[]): Promise<Visibility> {
+  const vis = await visibilityOf(repo, principal);
+  const found = await repo.groupNames(roots);
   const have = new Set(found.map((g) => g.id));
   for (const id of roots) if (!have.has(id) || !vis.group(id)) throw notFound(`group not found or not permitted: ${id}`);
   return vis;
 }
 
-export async function collectExport(db: LibraryDb, fs: Filesystems, principal: Principal, options: ExportOptions): Promise<ExportSet> {
-  const vis = await requireRoots(db, principal, options.rootGroupIds);
+export async function collectExport(repo: ExportRepository, fs: Filesystems, principal: Principal, options: ExportOptions): Promise<ExportSet> {
+  const vis = await requireRoots(repo, principal, options.rootGroupIds);
 
-  const fullIds = options.scope.subtree ? (await subtreeInOrder(db, options.rootGroupIds)).filter((id) => vis.group(id)) : options.rootGroupIds;
+  const fullIds = options.scope.subtree ? (await subtreeInOrder(repo, options.rootGroupIds)).filter((id) => vis.group(id)) : options.rootGroupIds;
   const known = new Set(fullIds);
   const shellIds: number[] = [];
   let frontier = fullIds;
   for (let depth = 1; depth <= options.relatedDepth && frontier.length > 0; depth++) {
     const next: number[] = [];
-    for (const link of await relatedGroups(db, frontier)) {
+    for (const link of await repo.relatedGroupsOf(frontier)) {
       const id = link.related_group_id;
       if (known.has(id) || !vis.group(id)) continue;
       known.add(id);
@@ -153,9 +60,7 @@ export async function collectExport(db: LibraryDb, fs: Filesystems, principal: P
 
   const order = [...fullIds, ...shellIds];
   const shells = new Set(shellIds);
-  const groupRowsById = new Map(
-    (await batched(order, (s) => db.selectFrom('groups').select(['id', 'name', 'guid', 'owner_id', 'category_id']).where('id', 'in', s).execute())).map((g) => [g.id, g]),
-  );
+  const groupRowsById = new Map((await repo.groupItems(order)).map((g) => [g.id, g]));
   const groups: GroupItem[] = order
     .filter((id) => groupRowsById.has(id))
     .map((id, i) => {
@@ -166,21 +71,13 @@ export async function collectExport(db: LibraryDb, fs: Filesystems, principal: P
   const byOwner = <T extends { ownerId: number | null; id: number }>(a: T, b: T) => ownerOrder.get(a.ownerId!)! - ownerOrder.get(b.ownerId!)! || a.id - b.id;
 
   const notes: NoteItem[] = options.scope.owned_notes
-    ? (await batched(fullIds, (s) => db.selectFrom('notes').select(['id', 'name', 'guid', 'owner_id', 'note_type_id']).where('owner_id', 'in', s).execute()))
+    ? (await repo.ownedNotes(fullIds))
         .map((n) => ({ id: n.id, exportId: '', name: n.name, guid: n.guid, ownerId: n.owner_id, noteTypeId: n.note_type_id }))
         .sort(byOwner)
         .map((n, i) => ({ ...n, exportId: exportId(PREFIX.note, i + 1) }))
     : [];
 
-  const resourceRows = options.scope.owned_resources
-    ? await batched(fullIds, (s) =>
-        db
-          .selectFrom('resources')
-          .select(['id', 'name', 'guid', 'owner_id', 'hash', 'file_size', 'location', 'storage_location', 'series_id', 'resource_category_id'])
-          .where('owner_id', 'in', s)
-          .execute(),
-      )
-    : [];
+  const resourceRows = options.scope.owned_resources ? await repo.ownedResources(fullIds) : [];
   const resources: ResourceItem[] = resourceRows
     .map((r) => ({ id: r.id, exportId: '', name: r.name, guid: r.guid, ownerId: r.owner_id, hash: r.hash, fileSize: Number(r.file_size), seriesId: r.series_id, categoryId: r.resource_category_id }))
     .sort(byOwner)
@@ -188,12 +85,12 @@ export async function collectExport(db: LibraryDb, fs: Filesystems, principal: P
   const resourceIds = resources.map((r) => r.id);
 
   const seriesIds = options.fidelity.resource_series ? [...new Set(resources.map((r) => r.seriesId).filter((s): s is number => s !== null))] : [];
-  const seriesRows = new Map((await batched(seriesIds, (s) => db.selectFrom('series').select(['id', 'name', 'slug']).where('id', 'in', s).execute())).map((s) => [s.id, s]));
+  const seriesRows = new Map((await repo.seriesItems(seriesIds)).map((s) => [s.id, s]));
   const series: SchemaItem[] = seriesIds.map((id, i) => ({ id, exportId: exportId(PREFIX.series, i + 1), name: seriesRows.get(id)?.name ?? '', guid: null }));
 
   const versions = new Map<number, VersionRow[]>();
   if (options.fidelity.resource_versions) {
-    const rows = await batched(resourceIds, (s) => db.selectFrom('resource_versions').selectAll().where('resource_id', 'in', s).orderBy('resource_id').orderBy('version_number').execute());
+    const rows = await repo.versions(resourceIds);
     for (const [id, list] of groupRows(rows, (v) => v.resource_id)) versions.set(id, list);
   }
 
@@ -243,8 +140,8 @@ export async function collectExport(db: LibraryDb, fs: Filesystems, principal: P
     relationDangling: new Map(),
     warnings: [],
   };
-  await collectSchema(db, set);
-  await collectDangling(db, set, vis);
+  await collectSchema(repo, set);
+  await collectDangling(repo, set, vis);
   return set;
 }
 
@@ -270,18 +167,17 @@ async function cachedPreviews(fs: Filesystems, r: ResourceItem): Promise<Preview
 }
 
 /** The schema definitions the exported entities use (only when their toggle is on). */
-async function collectSchema(db: LibraryDb, set: ExportSet): Promise<void> {
+async function collectSchema(repo: ExportRepository, set: ExportSet): Promise<void> {
   const o = set.options;
   const groupIds = set.groups.map((g) => g.id);
   const fullIds = set.groups.filter((g) => !g.shell).map((g) => g.id);
   const typeIds: number[] = [];
   if (o.schemaDefs.group_relation_types && o.scope.group_relations) {
-    const rels = await batched(fullIds, (s) => db.selectFrom('group_relations').select('relation_type_id').distinct().where('from_group_id', 'in', s).execute());
-    const direct = [...new Set(rels.map((r) => r.relation_type_id))];
-    const backs = await batched(direct, (s) => db.selectFrom('group_relation_types').select('back_relation_id').where('id', 'in', s).execute());
-    typeIds.push(...new Set([...direct, ...backs.map((b) => b.back_relation_id).filter((b): b is number => b !== null)]));
+    const direct = [...new Set(await repo.relationTypesFrom(fullIds))];
+    const backs = await repo.backRelations(direct);
+    typeIds.push(...new Set([...direct, ...backs.filter((b): b is number => b !== null)]));
   }
-  const types = typeIds.length ? await batched(typeIds, (s) => db.selectFrom('group_relation_types').select(['id', 'name', 'guid', 'from_category_id', 'to_category_id']).where('id', 'in', s).orderBy('id').execute()) : [];
+  const types = typeIds.length ? await repo.relationTypeItems(typeIds) : [];
   const add = (kind: SchemaKind, rows: { id: number; name: string; guid: string | null }[]) => {
     const items = rows.map((r, i) => ({ id: r.id, name: r.name, guid: r.guid, exportId: exportId(PREFIX[kind], i + 1) }));
     set.schema[kind] = items;
@@ -291,16 +187,17 @@ async function collectSchema(db: LibraryDb, set: ExportSet): Promise<void> {
     const catIds = [...new Set([...set.groups.map((g) => g.categoryId), ...types.flatMap((t) => [t.from_category_id, t.to_category_id])].filter((c): c is number => c !== null))];
     const ntIds = [...new Set(set.notes.map((n) => n.noteTypeId).filter((c): c is number => c !== null))];
     const rcIds = [...new Set(set.resources.map((r) => r.categoryId))];
-    add('categories', await batched(catIds, (s) => db.selectFrom('categories').select(['id', 'name', 'guid']).where('id', 'in', s).orderBy('id').execute()));
-    add('note_types', await batched(ntIds, (s) => db.selectFrom('note_types').select(['id', 'name', 'guid']).where('id', 'in', s).orderBy('id').execute()));
-    add('resource_categories', await batched(rcIds, (s) => db.selectFrom('resource_categories').select(['id', 'name', 'guid']).where('id', 'in', s).orderBy('id').execute()));
+    add('categories', await repo.vocabularyItems('categories', catIds));
+    add('note_types', await repo.vocabularyItems('note_types', ntIds));
+    add('resource_categories', await repo.vocabularyItems('resource_categories', rcIds));
   }
   if (o.schemaDefs.tags) {
-    const tagIds = new Set<number>();
-    for (const r of await batched(groupIds, (s) => db.selectFrom('group_tags').select('tag_id').distinct().where('group_id', 'in', s).execute())) tagIds.add(r.tag_id);
-    for (const r of await batched(set.notes.map((n) => n.id), (s) => db.selectFrom('note_tags').select('tag_id').distinct().where('note_id', 'in', s).execute())) tagIds.add(r.tag_id);
-    for (const r of await batched(set.resources.map((x) => x.id), (s) => db.selectFrom('resource_tags').select('tag_id').distinct().where('resource_id', 'in', s).execute())) tagIds.add(r.tag_id);
-    add('tags', await batched([...tagIds], (s) => db.selectFrom('tags').select(['id', 'name', 'guid']).where('id', 'in', s).orderBy('id').execute()));
+    const tagIds = new Set<number>([
+      ...(await repo.tagIdsOf('group', groupIds)),
+      ...(await repo.tagIdsOf('note', set.notes.map((n) => n.id))),
+      ...(await repo.tagIdsOf('resource', set.resources.map((x) => x.id))),
+    ]);
+    add('tags', await repo.vocabularyItems('tags', [...tagIds]));
   }
   add('group_relation_types', types);
 }

@@ -1,18 +1,22 @@
-// Wires group export: the job kind on the shared queue, the API and the export page.
-import type { FastifyInstance } from 'fastify';
-import type { Layout } from '../../core/http/pages.js';
-import type { Library } from '../context.js';
-import type { LibraryRoutes } from '../http/routes.js';
+// Wires group export: its repository, the job kind on the shared queue, the API and the page.
+import type { FeatureHost } from '../context.js';
 import type { Filesystems } from '../resources/storage.js';
 import { GROUP_EXPORT, exportKind } from './job.js';
 import { registerExportPages } from './pages.js';
+import { ExportRepository } from './repository.js';
 import { registerExportRoutes } from './routes.js';
 import { ExportStore } from './store.js';
 
-export function registerExportFeature(app: FastifyInstance, routes: LibraryRoutes, layout: Layout, lib: Library, fs: Filesystems): ExportStore {
+export interface ExportFeatureDeps {
+  /** Where resource files and cached previews are read from. */
+  fs: Filesystems;
+}
+
+export function exportsFeature({ app, routes, layout, lib }: FeatureHost, { fs }: ExportFeatureDeps) {
+  const repo = new ExportRepository(lib.db, lib.dialect);
   const store = new ExportStore(lib.config.filePath);
-  lib.jobs.registerKind(GROUP_EXPORT, exportKind({ db: lib.db, fs, store, ownerOf: (id) => lib.jobs.ownerOf(id) }));
-  registerExportRoutes(routes, lib, fs, store);
-  registerExportPages(app, layout, lib);
-  return store;
+  lib.jobs.registerKind(GROUP_EXPORT, exportKind({ repo, fs, store, ownerOf: (id) => lib.jobs.ownerOf(id) }));
+  registerExportRoutes(routes, lib, repo, fs, store);
+  registerExportPages(app, layout, lib, repo);
+  return { store };
 }

@@ -5,13 +5,13 @@
 import { stat } from 'node:fs/promises';
 import type { JobKind } from '../../core/jobs/queue.js';
 import type { Principal } from '../auth/principal.js';
-import type { LibraryDb } from '../schema/database.js';
 import type { Filesystems } from '../resources/storage.js';
 import { slices } from '../archive/batches.js';
 import { ArchiveWriter } from '../archive/writer.js';
 import { SCHEMA_KINDS, SCHEMA_PATHS, blobPath, entityPath, previewPath, type SchemaKind } from '../archive/format.js';
 import { collectExport, estimate, type ExportSet } from './collect.js';
 import type { ExportOptions } from './options.js';
+import type { ExportRepository } from './repository.js';
 import { Names, groupPayloads, manifestOf, notePayloads, resourcePayloads, schemaPayloads, seriesPayloads } from './payloads.js';
 import { ExportStore } from './store.js';
 
@@ -24,7 +24,7 @@ export interface ExportPayload {
 }
 
 export interface ExportKindDeps {
-  db: LibraryDb;
+  repo: ExportRepository;
   fs: Filesystems;
   store: ExportStore;
   ownerOf: (jobId: string) => number | null | undefined;
@@ -57,9 +57,9 @@ export function exportKind(deps: ExportKindDeps): JobKind<ExportPayload> {
     pausable: false,
     runningStatus: 'processing',
     async run(payload, ctx, job) {
-      const { db, fs, store } = deps;
+      const { repo, fs, store } = deps;
       ctx.phase('preparing');
-      const set = await collectExport(db, fs, payload.principal, payload.options);
+      const set = await collectExport(repo, fs, payload.principal, payload.options);
       await checkBlobs(fs, set);
       for (const w of set.warnings) ctx.warn(w);
       const total = estimate(set).estimatedBytes;
@@ -69,13 +69,13 @@ export function exportKind(deps: ExportKindDeps): JobKind<ExportPayload> {
       const stop = () => {
         if (ctx.signal.aborted) throw new Error('Cancelled');
       };
-      const names = new Names(db);
+      const names = new Names(repo);
       try {
         await writer.json('manifest.json', manifestOf(set, new Date().toISOString()));
         const lists = schemaFiles(set);
         for (const [i, kind] of lists.entries()) {
           ctx.phase('writing schema definitions', i, lists.length);
-          await writer.json(SCHEMA_PATHS[kind], await schemaPayloads(db, set, kind));
+          await writer.json(SCHEMA_PATHS[kind], await schemaPayloads(repo, set, kind));
         }
         const section = async <T>(label: string, kind: 'group' | 'note' | 'resource', items: T[], load: (batch: T[]) => Promise<{ export_id: string }[]>) => {
           let done = 0;
@@ -87,11 +87,11 @@ export function exportKind(deps: ExportKindDeps): JobKind<ExportPayload> {
             ctx.phase(`writing ${label}`, done, items.length);
           }
         };
-        await section('groups', 'group', set.groups, (b) => groupPayloads(db, set, names, b));
-        await section('notes', 'note', set.notes, (b) => notePayloads(db, set, names, b));
-        await section('resources', 'resource', set.resources, (b) => resourcePayloads(db, set, names, b));
+        await section('groups', 'group', set.groups, (b) => groupPayloads(repo, set, names, b));
+        await section('notes', 'note', set.notes, (b) => notePayloads(repo, set, names, b));
+        await section('resources', 'resource', set.resources, (b) => resourcePayloads(repo, set, names, b));
         ctx.phase('writing series', 0, set.series.length);
-        for (const s of await seriesPayloads(db, set)) await writer.json(entityPath('series', s.export_id), s);
+        for (const s of await seriesPayloads(repo, set)) await writer.json(entityPath('series', s.export_id), s);
         const blobs = [...set.blobs.values()].filter((b) => !b.missing);
         for (const [i, blob] of blobs.entries()) {
           stop();

@@ -7,6 +7,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import type { Library } from '../context.js';
 import { Picker, queryOf } from '../ui/components.js';
 import { EXPORT_DEFAULTS, MAX_RELATED_DEPTH } from './options.js';
+import type { ExportRepository } from './repository.js';
 
 const LABELS: Record<'scope' | 'fidelity' | 'schemaDefs', [string, Record<string, string>]> = {
   scope: [
@@ -57,13 +58,13 @@ function ids(raw: string | string[] | undefined): number[] {
   return [...new Set(list.flatMap((v) => v.split(',')).map((v) => Number(v.trim())).filter((n) => Number.isSafeInteger(n) && n > 0))].slice(0, 100);
 }
 
-export function registerExportPages(app: FastifyInstance, layout: Layout, lib: Library): void {
+export function registerExportPages(app: FastifyInstance, layout: Layout, lib: Library, repo: ExportRepository): void {
   registerPage(app, layout, {
     path: '/admin/export',
     load: async (req) => {
       const q = queryOf(req);
       const wanted = ids(q.groups);
-      const rows = wanted.length ? await lib.db.selectFrom('groups').select(['id', 'name']).where('id', 'in', wanted).execute() : [];
+      const rows = await repo.groupNames(wanted);
       const byId = new Map(rows.map((r) => [r.id, r.name]));
       const job = typeof q.job === 'string' && /^[0-9a-f]{16}$/.test(q.job) ? q.job : null;
       return {

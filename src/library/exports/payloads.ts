@@ -1,8 +1,7 @@
 // Entity payloads of the archive (companion §7.4), built for a batch of entities at a time with
 // one statement per association, and every cross-reference translated to export ids.
 import { bool, parseJson } from '../../core/db/values.js';
-import type { LibraryDb } from '../schema/database.js';
-import { batched, groupRows } from '../archive/batches.js';
+import { groupRows } from '../archive/batches.js';
 import {
   CARRIER_TEXT_COLUMNS,
   PRODUCER,
@@ -23,7 +22,9 @@ import {
   type TagRef,
   SCHEMA_PATHS,
 } from '../archive/format.js';
-import { exportCounts, type ExportSet, type GroupItem, type NoteItem, type ResourceItem } from './collect.js';
+import { exportCounts } from './collect.js';
+import type { ExportRepository } from './repository.js';
+import type { ExportSet, GroupItem, NoteItem, ResourceItem } from './set.js';
 
 type Obj = Record<string, unknown>;
 const obj = (text: unknown): Obj => {
@@ -79,49 +80,34 @@ function refs(map: Map<number, string>, ids: number[]): string[] {
 /** Names of carriers and tags, loaded once per export (vocabularies are small). */
 export class Names {
   private readonly cache = new Map<string, Map<number, string>>();
-  constructor(private readonly db: LibraryDb) {}
+  constructor(private readonly repo: ExportRepository) {}
 
   async of(table: 'categories' | 'note_types' | 'resource_categories' | 'queries', ids: (number | null)[]): Promise<Map<number, string>> {
     let known = this.cache.get(table);
     if (!known) this.cache.set(table, (known = new Map()));
     const missing = [...new Set(ids.filter((i): i is number => i !== null && !known.has(i)))];
-    for (const r of await batched(missing, (s) => this.db.selectFrom(table).select(['id', 'name']).where('id', 'in', s).execute())) known.set(r.id, r.name);
+    for (const r of await this.repo.names(table, missing)) known.set(r.id, r.name);
     return known;
   }
 }
 
-async function tagRefs(db: LibraryDb, set: ExportSet, table: 'group_tags' | 'note_tags' | 'resource_tags', col: 'group_id' | 'note_id' | 'resource_id', ids: number[]) {
-  const rows = await db
-    .selectFrom(`${table} as j` as 'group_tags as j')
-    .innerJoin('tags', 'tags.id', 'j.tag_id')
-    .select([`j.${col} as owner` as 'j.group_id as owner', 'tags.id', 'tags.name'])
-    .where(`j.${col}` as 'j.group_id', 'in', ids)
-    .orderBy('tags.name')
-    .execute();
+async function tagRefs(repo: ExportRepository, set: ExportSet, entity: 'group' | 'note' | 'resource', ids: number[]) {
   const out = new Map<number, TagRef[]>();
-  for (const [owner, list] of groupRows(rows, (r) => r.owner)) out.set(owner, list.map((t) => ({ ref: set.ids.tags.get(t.id) ?? null, name: t.name })));
+  for (const [owner, list] of groupRows(await repo.tagsOf(entity, ids), (r) => r.owner)) out.set(owner, list.map((t) => ({ ref: set.ids.tags.get(t.id) ?? null, name: t.name })));
   return out;
 }
 
-export async function groupPayloads(db: LibraryDb, set: ExportSet, names: Names, batch: GroupItem[]): Promise<GroupPayload[]> {
+export async function groupPayloads(repo: ExportRepository, set: ExportSet, names: Names, batch: GroupItem[]): Promise<GroupPayload[]> {
   const ids = batch.map((g) => g.id);
   const full = batch.filter((g) => !g.shell).map((g) => g.id);
   const m2m = set.options.scope.related_m2m && full.length > 0;
   const [rows, tags, relGroups, relResources, relNotes, relations] = await Promise.all([
-    db.selectFrom('groups').selectAll().where('id', 'in', ids).execute(),
-    tagRefs(db, set, 'group_tags', 'group_id', ids),
-    m2m ? db.selectFrom('group_related_groups').selectAll().where('group_id', 'in', full).orderBy('related_group_id').execute() : [],
-    m2m ? db.selectFrom('groups_related_resources').selectAll().where('group_id', 'in', full).orderBy('resource_id').execute() : [],
-    m2m ? db.selectFrom('groups_related_notes').selectAll().where('group_id', 'in', full).orderBy('note_id').execute() : [],
-    set.options.scope.group_relations && full.length > 0
-      ? db
-          .selectFrom('group_relations as r')
-          .innerJoin('group_relation_types as t', 't.id', 'r.relation_type_id')
-          .select(['r.id', 'r.from_group_id', 'r.to_group_id', 'r.name', 'r.description', 'r.relation_type_id', 't.name as type_name', 't.from_category_id', 't.to_category_id'])
-          .where('r.from_group_id', 'in', full)
-          .orderBy('r.id')
-          .execute()
-      : [],
+    repo.groups(ids),
+    tagRefs(repo, set, 'group', ids),
+    m2m ? repo.relatedGroupsOf(full) : [],
+    m2m ? repo.groupResourcesOf(full) : [],
+    m2m ? repo.groupNotesOf(full) : [],
+    set.options.scope.group_relations && full.length > 0 ? repo.relationsFrom(full) : [],
   ]);
   const cats = await names.of('categories', [...rows.map((r) => r.category_id), ...relations.flatMap((r) => [r.from_category_id, r.to_category_id])]);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -189,15 +175,15 @@ function blockRefs(set: ExportSet, type: string, content: Obj, queries: Map<numb
   return undefined;
 }
 
-export async function notePayloads(db: LibraryDb, set: ExportSet, names: Names, batch: NoteItem[]): Promise<NotePayload[]> {
+export async function notePayloads(repo: ExportRepository, set: ExportSet, names: Names, batch: NoteItem[]): Promise<NotePayload[]> {
   const ids = batch.map((n) => n.id);
   const m2m = set.options.scope.related_m2m;
   const [rows, tags, resources, groups, blocks] = await Promise.all([
-    db.selectFrom('notes').selectAll().where('id', 'in', ids).execute(),
-    tagRefs(db, set, 'note_tags', 'note_id', ids),
-    m2m ? db.selectFrom('resource_notes').selectAll().where('note_id', 'in', ids).orderBy('resource_id').execute() : [],
-    m2m ? db.selectFrom('groups_related_notes').selectAll().where('note_id', 'in', ids).orderBy('group_id').execute() : [],
-    db.selectFrom('note_blocks').selectAll().where('note_id', 'in', ids).orderBy('note_id').orderBy('position').orderBy('id').execute(),
+    repo.notes(ids),
+    tagRefs(repo, set, 'note', ids),
+    m2m ? repo.noteResourcesOf(ids) : [],
+    m2m ? repo.noteGroupsOf(ids) : [],
+    repo.blocks(ids),
   ]);
   const types = await names.of('note_types', rows.map((r) => r.note_type_id));
   const queryIds = blocks.filter((b) => b.type === 'table').map((b) => obj(b.content).queryId).filter((q): q is number => typeof q === 'number');
@@ -234,14 +220,14 @@ export async function notePayloads(db: LibraryDb, set: ExportSet, names: Names, 
   });
 }
 
-export async function resourcePayloads(db: LibraryDb, set: ExportSet, names: Names, batch: ResourceItem[]): Promise<ResourcePayload[]> {
+export async function resourcePayloads(repo: ExportRepository, set: ExportSet, names: Names, batch: ResourceItem[]): Promise<ResourcePayload[]> {
   const ids = batch.map((r) => r.id);
   const m2m = set.options.scope.related_m2m;
   const [rows, tags, groups, notes] = await Promise.all([
-    db.selectFrom('resources').selectAll().where('id', 'in', ids).execute(),
-    tagRefs(db, set, 'resource_tags', 'resource_id', ids),
-    m2m ? db.selectFrom('groups_related_resources').selectAll().where('resource_id', 'in', ids).orderBy('group_id').execute() : [],
-    m2m ? db.selectFrom('resource_notes').selectAll().where('resource_id', 'in', ids).orderBy('note_id').execute() : [],
+    repo.resources(ids),
+    tagRefs(repo, set, 'resource', ids),
+    m2m ? repo.resourceGroupsOf(ids) : [],
+    m2m ? repo.resourceNotesOf(ids) : [],
   ]);
   const cats = await names.of('resource_categories', rows.map((r) => r.resource_category_id));
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -305,8 +291,8 @@ export async function resourcePayloads(db: LibraryDb, set: ExportSet, names: Nam
   });
 }
 
-export async function seriesPayloads(db: LibraryDb, set: ExportSet): Promise<SeriesPayload[]> {
-  const rows = new Map((await batched(set.series.map((s) => s.id), (s) => db.selectFrom('series').selectAll().where('id', 'in', s).execute())).map((r) => [r.id, r]));
+export async function seriesPayloads(repo: ExportRepository, set: ExportSet): Promise<SeriesPayload[]> {
+  const rows = new Map((await repo.series(set.series.map((s) => s.id))).map((r) => [r.id, r]));
   return set.series.map((s) => {
     const row = rows.get(s.id)!;
     return { export_id: s.exportId, source_id: s.id, name: row.name, slug: row.slug, meta: obj(row.meta) };
@@ -314,21 +300,20 @@ export async function seriesPayloads(db: LibraryDb, set: ExportSet): Promise<Ser
 }
 
 /** One schema list (the whole file is one JSON array). */
-export async function schemaPayloads(db: LibraryDb, set: ExportSet, kind: SchemaKind): Promise<unknown[]> {
+export async function schemaPayloads(repo: ExportRepository, set: ExportSet, kind: SchemaKind): Promise<unknown[]> {
   const items = set.schema[kind];
   const ids = items.map((i) => i.id);
   if (kind === 'tags') {
-    const rows = new Map((await batched(ids, (s) => db.selectFrom('tags').selectAll().where('id', 'in', s).execute())).map((r) => [r.id, r]));
+    const rows = new Map((await repo.tags(ids)).map((r) => [r.id, r]));
     return items.map((i): TagPayload => {
       const r = rows.get(i.id)!;
       return { export_id: i.exportId, source_id: i.id, guid: r.guid, name: r.name, description: r.description, meta: obj(r.meta) };
     });
   }
   if (kind === 'group_relation_types') {
-    const rows = new Map((await batched(ids, (s) => db.selectFrom('group_relation_types').selectAll().where('id', 'in', s).execute())).map((r) => [r.id, r]));
-    const catNames = new Map(
-      (await batched([...new Set([...rows.values()].flatMap((r) => [r.from_category_id, r.to_category_id]).filter((c): c is number => c !== null))], (s) => db.selectFrom('categories').select(['id', 'name']).where('id', 'in', s).execute())).map((c) => [c.id, c.name]),
-    );
+    const rows = new Map((await repo.relationTypes(ids)).map((r) => [r.id, r]));
+    const catIds = [...new Set([...rows.values()].flatMap((r) => [r.from_category_id, r.to_category_id]).filter((c): c is number => c !== null))];
+    const catNames = new Map((await repo.names('categories', catIds)).map((c) => [c.id, c.name]));
     return items.map((i): RelationTypePayload => {
       const r = rows.get(i.id)!;
       return {
@@ -345,7 +330,7 @@ export async function schemaPayloads(db: LibraryDb, set: ExportSet, kind: Schema
       };
     });
   }
-  const rows = new Map((await batched(ids, (s) => db.selectFrom(kind).selectAll().where('id', 'in', s).execute())).map((r) => [r.id, r as unknown as Obj]));
+  const rows = new Map((await repo.carriers(kind, ids)).map((r) => [r.id, r as unknown as Obj]));
   return items.map((i): CarrierPayload => {
     const r = rows.get(i.id)!;
     const out: CarrierPayload = { export_id: i.exportId, source_id: i.id, guid: (r.guid as string | null) ?? null, name: String(r.name), description: String(r.description ?? '') };

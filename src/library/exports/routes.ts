@@ -12,6 +12,7 @@ import type { Filesystems } from '../resources/storage.js';
 import { collectExport, estimate, requireRoots } from './collect.js';
 import { GROUP_EXPORT, type ExportPayload } from './job.js';
 import { ExportInput, exportOptions } from './options.js';
+import type { ExportRepository } from './repository.js';
 import { ExportStore } from './store.js';
 
 /** <app>-export-YYYYMMDD-HHMMSS.tar[.gz] in UTC. */
@@ -20,7 +21,7 @@ export function archiveFileName(at: string, gzip: boolean): string {
   return `${PRODUCER}-export-${stamp}.tar${gzip ? '.gz' : ''}`;
 }
 
-export function registerExportRoutes(routes: LibraryRoutes, lib: Library, fs: Filesystems, store: ExportStore): void {
+export function registerExportRoutes(routes: LibraryRoutes, lib: Library, repo: ExportRepository, fs: Filesystems, store: ExportStore): void {
   routes.add({
     method: 'POST',
     path: '/v1/groups/export/estimate',
@@ -28,7 +29,7 @@ export function registerExportRoutes(routes: LibraryRoutes, lib: Library, fs: Fi
     summary: 'Counts and size an export would have (nothing is read or written)',
     needs: 'read',
     input: ExportInput,
-    handler: async ({ req, input }) => estimate(await collectExport(lib.db, fs, req.principal, exportOptions(input))),
+    handler: async ({ req, input }) => estimate(await collectExport(repo, fs, req.principal, exportOptions(input))),
   });
 
   routes.add({
@@ -40,7 +41,7 @@ export function registerExportRoutes(routes: LibraryRoutes, lib: Library, fs: Fi
     input: ExportInput,
     handler: async ({ req, reply, input }) => {
       const options = exportOptions(input);
-      await requireRoots(lib.db, req.principal, options.rootGroupIds);
+      await requireRoots(repo, req.principal, options.rootGroupIds);
       if (!lib.jobs.canAccept(1)) throw new HttpError(503, `download queue is full (max ${lib.jobs.capacityLimit} jobs) - all jobs are active or paused`);
       const payload: ExportPayload = { options, principal: req.principal };
       const job = lib.jobs.submit(GROUP_EXPORT, { ownerId: req.principal.userId, payload });

@@ -7,16 +7,13 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobKind } from '../../core/jobs/queue.js';
-import type { RequestOrigin } from '../../core/events/bus.js';
+import type { EventBus, RequestOrigin } from '../../core/events/bus.js';
 import type { Principal } from '../auth/principal.js';
-import type { Library } from '../context.js';
-import type { ResourceContext } from '../resources/context.js';
-import type { IngestService } from '../resources/ingest.js';
 import type { ArchiveIndex } from './archive-index.js';
 import type { Decisions } from './decisions.js';
 import type { Plan } from './plan.js';
 import type { ImportStore } from './staging.js';
-import { ApplyRun, type ImportResult } from './apply/run.js';
+import { ApplyRun, type ApplyDeps, type ImportResult } from './apply/run.js';
 import { applySchema } from './apply/schema.js';
 import { applyGroups } from './apply/groups.js';
 import { applyResources, resolveExistingSeries } from './apply/resources.js';
@@ -34,8 +31,9 @@ export interface ApplyPayload {
 }
 
 export interface ApplyKindDeps {
-  lib: Library;
-  resources: { ctx: ResourceContext; ingest: IngestService };
+  bus: EventBus<Principal>;
+  /** What every apply run works with (repositories, transactions, blocks, resource storage). */
+  apply: Omit<ApplyDeps, 'dir'>;
   store: ImportStore;
 }
 
@@ -60,7 +58,7 @@ export function applyKind(deps: ApplyKindDeps): JobKind<ApplyPayload> {
     pausable: false,
     runningStatus: 'processing',
     async run(payload, ctx, job) {
-      const { lib, store } = deps;
+      const { bus, store } = deps;
       const id = payload.importId;
       const actor = { principal: payload.principal, origin: payload.origin };
       ctx.phase('reading archive');
@@ -70,8 +68,8 @@ export function applyKind(deps: ApplyKindDeps): JobKind<ApplyPayload> {
       await store.update(id, { status: 'applying', applyJobId: job.id });
       const [index, plan] = await Promise.all([store.readJson<ArchiveIndex>(id, 'index.json'), store.readJson<Plan>(id, 'plan.json')]);
       if (!index || !plan) throw new Error('the staged import is gone');
-      const run = new ApplyRun({ lib, resources: deps.resources, dir: store.dir(id) }, index, plan, payload.decisions, actor, ctx);
-      await lib.bus.before({ entityType: 'group_import', action: 'create', principal: actor.principal, origin: actor.origin });
+      const run = new ApplyRun({ ...deps.apply, dir: store.dir(id) }, index, plan, payload.decisions, actor, ctx);
+      await bus.before({ entityType: 'group_import', action: 'create', principal: actor.principal, origin: actor.origin });
       let failure: Error | null = null;
       try {
         ctx.phase('resolving schema definitions');
@@ -90,7 +88,7 @@ export function applyKind(deps: ApplyKindDeps): JobKind<ApplyPayload> {
       } catch (e) {
         failure = e as Error;
       }
-      await lib.bus.after({
+      await bus.after({
         entityType: 'group_import',
         action: 'create',
         name: plan.archive.file_name,

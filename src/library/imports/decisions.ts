@@ -3,10 +3,10 @@
 // destination that does not exist, missing bytes not acknowledged) are 422s and name the key.
 import { HttpError, badRequest, notFound } from '../../core/http/errors.js';
 import { validName } from '../common/names.js';
-import type { LibraryDb } from '../schema/database.js';
 import { SCHEMA_KINDS, type SchemaKind } from '../archive/format.js';
 import { isObj, type Obj } from './fields.js';
 import type { Plan } from './plan.js';
+import type { GuidTable, ImportPlanRepository } from './plan.repository.js';
 
 export type GuidPolicy = 'merge' | 'skip' | 'replace';
 export type HashPolicy = 'skip' | 'duplicate';
@@ -68,15 +68,15 @@ function flag(v: unknown, field: string, fallback: boolean): boolean {
   throw badRequest(`${field} must be true or false`);
 }
 
-async function missingIds(db: LibraryDb, table: 'categories' | 'note_types' | 'resource_categories' | 'tags' | 'group_relation_types' | 'groups' | 'notes' | 'resources', ids: number[]): Promise<number[]> {
+/** The ids among `ids` (once each) that `table` does not have. */
+async function missingIds(repo: ImportPlanRepository, table: GuidTable, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const have = new Set<number>();
-  for (let i = 0; i < unique.length; i += 500) for (const r of await db.selectFrom(table).select('id').where('id', 'in', unique.slice(i, i + 500)).execute()) have.add(r.id);
+  const have = new Set(await repo.existing(table, unique));
   return unique.filter((id) => !have.has(id));
 }
 
-export async function resolveDecisions(db: LibraryDb, plan: Plan, body: Obj): Promise<Decisions> {
+export async function resolveDecisions(repo: ImportPlanRepository, plan: Plan, body: Obj): Promise<Decisions> {
   const parentGroupId = optionalId(body.parent_group_id, 'parent_group_id');
   const hashPolicy = oneOf(body.resource_collision_policy, 'resource_collision_policy', ['skip', 'duplicate'] as const, 'skip');
   const guidPolicy = oneOf(body.guid_collision_policy, 'guid_collision_policy', ['merge', 'skip', 'replace'] as const, 'merge');
@@ -87,7 +87,7 @@ export async function resolveDecisions(db: LibraryDb, plan: Plan, body: Obj): Pr
   const excludedRaw = body.excluded_items ?? [];
   if (!Array.isArray(excludedRaw) || excludedRaw.some((x) => typeof x !== 'string')) throw badRequest('excluded_items must be an array of export ids');
 
-  if (parentGroupId !== null && (await missingIds(db, 'groups', [parentGroupId])).length) throw notFound(`parent_group_id: group ${parentGroupId} not found`);
+  if (parentGroupId !== null && (await missingIds(repo, 'groups', [parentGroupId])).length) throw notFound(`parent_group_id: group ${parentGroupId} not found`);
 
   const mappings: Record<string, MappingDecision> = {};
   const unresolved: string[] = [];
@@ -115,7 +115,7 @@ export async function resolveDecisions(db: LibraryDb, plan: Plan, body: Obj): Pr
   const unknown = Object.keys(actions).filter((k) => !known.has(k));
   if (unknown.length) throw unprocessable(`mapping_actions names keys that are not in the plan: ${unknown.slice(0, 20).join(', ')}`);
   for (const kind of SCHEMA_KINDS) {
-    const gone = await missingIds(db, TABLE[kind], wanted[kind]);
+    const gone = await missingIds(repo, TABLE[kind], wanted[kind]);
     if (gone.length) throw unprocessable(`mapping_actions: ${TABLE[kind].replace(/_/g, ' ')} ${gone[0]} not found`);
   }
 
@@ -137,7 +137,7 @@ export async function resolveDecisions(db: LibraryDb, plan: Plan, body: Obj): Pr
     dangling[id] = { action, destinationId: action === 'map' ? destinationId : null };
   }
   for (const table of ['groups', 'resources', 'notes'] as const) {
-    const gone = await missingIds(db, table, danglingTargets[table]);
+    const gone = await missingIds(repo, table, danglingTargets[table]);
     if (gone.length) throw unprocessable(`dangling_actions: ${table.slice(0, -1)} ${gone[0]} not found`);
   }
 
@@ -161,7 +161,7 @@ export async function resolveDecisions(db: LibraryDb, plan: Plan, body: Obj): Pr
     }
     shells[id] = { action, destinationId: action === 'map_to_existing' ? destinationId : null };
   }
-  const goneShell = await missingIds(db, 'groups', shellTargets);
+  const goneShell = await missingIds(repo, 'groups', shellTargets);
   if (goneShell.length) throw unprocessable(`shell_group_actions: group ${goneShell[0]} not found`);
 
   const excluded = excludedRaw as string[];

@@ -4,10 +4,10 @@
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobKind } from '../../core/jobs/queue.js';
-import type { LibraryDb } from '../schema/database.js';
 import type { RuntimeSettings } from '../admin/settings.js';
 import { extractArchive } from './extract.js';
 import { buildPlan } from './plan.js';
+import type { ImportPlanRepository } from './plan.repository.js';
 import type { ImportStore } from './staging.js';
 
 export const IMPORT_PARSE = 'group-import-parse';
@@ -18,7 +18,7 @@ export interface ParsePayload {
   fileName: string;
 }
 
-export function parseKind(deps: { db: LibraryDb; store: ImportStore; settings: RuntimeSettings }): JobKind<ParsePayload> {
+export function parseKind(deps: { repo: ImportPlanRepository; store: ImportStore; settings: RuntimeSettings }): JobKind<ParsePayload> {
   return {
     pausable: false,
     runningStatus: 'processing',
@@ -43,7 +43,7 @@ export function parseKind(deps: { db: LibraryDb; store: ImportStore; settings: R
         if (ctx.signal.aborted) throw new Error('Cancelled');
         ctx.phase('planning');
         await store.writeJson(job.id, 'index.json', index);
-        const plan = await buildPlan(deps.db, job.id, payload.fileName, index);
+        const plan = await buildPlan(deps.repo, job.id, payload.fileName, index);
         await store.writeJson(job.id, 'plan.json', plan);
         await store.update(job.id, { status: 'ready' });
         for (const w of plan.warnings.slice(0, JOB_WARNINGS)) ctx.warn(w);

@@ -3,11 +3,9 @@
 // → map; no match → create; several → ambiguous), which series exist by slug, dangling
 // references, GUID and hash collisions, and hashes whose bytes are nowhere. Local lookups are
 // batched, one statement per slice of names, GUIDs or hashes.
-import { sql } from 'kysely';
-import type { LibraryDb } from '../schema/database.js';
-import { batched } from '../archive/batches.js';
 import { SCHEMA_KINDS, type SchemaKind, type TagRef } from '../archive/format.js';
 import type { ArchiveIndex, GroupEntry, SchemaEntry } from './archive-index.js';
+import type { GuidTable, ImportPlanRepository, LocalRelationType, LocalRow } from './plan.repository.js';
 
 export const DECISION_TYPE: Record<SchemaKind, string> = {
   categories: 'category',
@@ -182,25 +180,13 @@ function sources(index: ArchiveIndex, res: Record<SchemaKind, KeyResolver>): Rec
   return lists;
 }
 
-type LocalRow = { id: number; name: string; guid: string | null };
-
-async function localByName(db: LibraryDb, table: 'categories' | 'note_types' | 'resource_categories' | 'tags', names: string[]): Promise<LocalRow[]> {
-  const wanted = [...new Set(names.map(lower))];
-  const rows: LocalRow[] = [];
-  for (let i = 0; i < wanted.length; i += 500) {
-    const slice = wanted.slice(i, i + 500);
-    rows.push(...(await db.selectFrom(table).select(['id', 'name', 'guid']).where(sql<string>`lower(name)`, 'in', slice).orderBy('id').execute()));
-  }
-  return rows;
+async function localByName(repo: ImportPlanRepository, table: 'categories' | 'note_types' | 'resource_categories' | 'tags', names: string[]): Promise<LocalRow[]> {
+  return repo.byFoldedName(table, [...new Set(names.map(lower))]);
 }
 
-async function localByGuid(db: LibraryDb, table: 'categories' | 'note_types' | 'resource_categories' | 'tags' | 'group_relation_types' | 'groups' | 'notes' | 'resources', guids: (string | null)[]): Promise<Map<string, LocalRow>> {
+async function localByGuid(repo: ImportPlanRepository, table: GuidTable, guids: (string | null)[]): Promise<Map<string, LocalRow>> {
   const wanted = [...new Set(guids.filter((g): g is string => g !== null))];
-  const out = new Map<string, LocalRow>();
-  for (let i = 0; i < wanted.length; i += 500) {
-    for (const r of await db.selectFrom(table).select(['id', 'name', 'guid']).where('guid', 'in', wanted.slice(i, i + 500)).execute()) out.set(r.guid!, r);
-  }
-  return out;
+  return new Map((await repo.byGuid(table, wanted)).map((r) => [r.guid!, r]));
 }
 
 function suggest(source: Source, candidates: LocalRow[], guidMatch: LocalRow | undefined): Omit<MappingEntry, 'decision_key' | 'source_key' | 'source_export_id' | 'has_payload' | 'name'> {
@@ -213,7 +199,7 @@ function suggest(source: Source, candidates: LocalRow[], guidMatch: LocalRow | u
   return { ...base, suggestion: 'map', destination_id: null, destination_name: null, ambiguous: true, alternatives: pick.map((c) => ({ id: c.id, name: c.name })) };
 }
 
-async function mappings(db: LibraryDb, index: ArchiveIndex, res: Record<SchemaKind, KeyResolver>): Promise<Record<SchemaKind, MappingEntry[]>> {
+async function mappings(repo: ImportPlanRepository, index: ArchiveIndex, res: Record<SchemaKind, KeyResolver>): Promise<Record<SchemaKind, MappingEntry[]>> {
   const all = sources(index, res);
   const out = {} as Record<SchemaKind, MappingEntry[]>;
   const entry = (kind: SchemaKind, s: Source, s2: ReturnType<typeof suggest>): MappingEntry => ({
@@ -227,28 +213,16 @@ async function mappings(db: LibraryDb, index: ArchiveIndex, res: Record<SchemaKi
   for (const kind of ['categories', 'note_types', 'resource_categories', 'tags'] as const) {
     const list = all[kind];
     const byName = new Map<string, LocalRow[]>();
-    for (const r of await localByName(db, kind, list.map((s) => s.name))) byName.set(lower(r.name), [...(byName.get(lower(r.name)) ?? []), r]);
-    const guids = await localByGuid(db, kind, list.map((s) => s.guid));
+    for (const r of await localByName(repo, kind, list.map((s) => s.name))) byName.set(lower(r.name), [...(byName.get(lower(r.name)) ?? []), r]);
+    const guids = await localByGuid(repo, kind, list.map((s) => s.guid));
     out[kind] = list.map((s) => entry(kind, s, suggest(s, byName.get(lower(s.name)) ?? [], s.guid ? guids.get(s.guid) : undefined)));
   }
   // Relation types match by name and by the categories they join (as mapped above, or by name).
   const catDest = new Map(out.categories.map((m) => [lower(m.name), m.destination_id]));
   const types = all.group_relation_types;
   const names = [...new Set(types.map((t) => lower(t.name)))];
-  const local: (LocalRow & { from_category_id: number | null; to_category_id: number | null; from_name: string | null; to_name: string | null })[] = [];
-  for (let i = 0; i < names.length; i += 500) {
-    local.push(
-      ...(await db
-        .selectFrom('group_relation_types as t')
-        .leftJoin('categories as f', 'f.id', 't.from_category_id')
-        .leftJoin('categories as c', 'c.id', 't.to_category_id')
-        .select(['t.id', 't.name', 't.guid', 't.from_category_id', 't.to_category_id', 'f.name as from_name', 'c.name as to_name'])
-        .where(sql<string>`lower(t.name)`, 'in', names.slice(i, i + 500))
-        .orderBy('t.id')
-        .execute()),
-    );
-  }
-  const typeGuids = await localByGuid(db, 'group_relation_types', types.map((t) => t.guid));
+  const local: LocalRelationType[] = await repo.relationTypesByFoldedName(names);
+  const typeGuids = await localByGuid(repo, 'group_relation_types', types.map((t) => t.guid));
   const side = (localId: number | null, localName: string | null, source: string | null | undefined) =>
     source === null || source === undefined ? localId === null : (localId !== null && catDest.get(lower(source)) === localId) || (localName !== null && lower(localName) === lower(source));
   out.group_relation_types = types.map((t) => {
@@ -294,30 +268,27 @@ function itemTree(index: ArchiveIndex, guidMatches: Map<string, LocalRow>): Plan
 }
 
 /** Hashes this library already has (as a current file or as a version). */
-export async function knownHashes(db: LibraryDb, hashes: string[]): Promise<Set<string>> {
+export async function knownHashes(repo: ImportPlanRepository, hashes: string[]): Promise<Set<string>> {
   const wanted = [...new Set(hashes)];
-  const out = new Set<string>();
-  for (const r of await batched(wanted, (s) => db.selectFrom('resources').select('hash').where('hash', 'in', s).execute())) out.add(r.hash);
-  const rest = wanted.filter((h) => !out.has(h));
-  for (const r of await batched(rest, (s) => db.selectFrom('resource_versions').select('hash').where('hash', 'in', s).execute())) out.add(r.hash);
+  const out = new Set(await repo.currentHashes(wanted));
+  for (const h of await repo.versionHashes(wanted.filter((h) => !out.has(h)))) out.add(h);
   return out;
 }
 
-export async function buildPlan(db: LibraryDb, jobId: string, fileName: string, index: ArchiveIndex): Promise<Plan> {
+export async function buildPlan(repo: ImportPlanRepository, jobId: string, fileName: string, index: ArchiveIndex): Promise<Plan> {
   const res = resolvers(index);
   const [groupGuids, noteGuids, resourceGuids] = await Promise.all([
-    localByGuid(db, 'groups', index.groups.map((g) => g.guid)),
-    localByGuid(db, 'notes', index.notes.map((n) => n.guid)),
-    localByGuid(db, 'resources', index.resources.map((r) => r.guid)),
+    localByGuid(repo, 'groups', index.groups.map((g) => g.guid)),
+    localByGuid(repo, 'notes', index.notes.map((n) => n.guid)),
+    localByGuid(repo, 'resources', index.resources.map((r) => r.guid)),
   ]);
   const resourcesWithoutGuidMatch = index.resources.filter((r) => !(r.guid && resourceGuids.has(r.guid)));
-  const local = await knownHashes(db, index.resources.flatMap((r) => r.hashes));
-  const currentHashes = new Set<string>();
-  for (const r of await batched(resourcesWithoutGuidMatch.map((r) => r.hash), (s) => db.selectFrom('resources').select('hash').where('hash', 'in', s).execute())) currentHashes.add(r.hash);
+  const local = await knownHashes(repo, index.resources.flatMap((r) => r.hashes));
+  const currentHashes = new Set(await repo.currentHashes(resourcesWithoutGuidMatch.map((r) => r.hash)));
   const missing = new Set(index.resources.flatMap((r) => r.hashes).filter((h) => !(h in index.blobs) && !local.has(h)));
 
   const slugs = index.series.map((s) => s.slug);
-  const localSeries = new Map((await batched(slugs, (s) => db.selectFrom('series').select(['id', 'name', 'slug']).where('slug', 'in', s).execute())).map((s) => [s.slug, s]));
+  const localSeries = new Map((await repo.seriesBySlug(slugs)).map((s) => [s.slug, s]));
   const names = new Map<string, string>([...index.groups, ...index.notes, ...index.resources, ...index.series].map((e) => [e.id, e.name]));
 
   return {
@@ -336,7 +307,7 @@ export async function buildPlan(db: LibraryDb, jobId: string, fileName: string, 
       versions: index.resources.reduce((n, r) => n + r.versions, 0),
     },
     items: itemTree(index, groupGuids),
-    mappings: await mappings(db, index, res),
+    mappings: await mappings(repo, index, res),
     series_info: index.series.map((s) => {
       const hit = localSeries.get(s.slug);
       return { export_id: s.id, name: s.name, slug: s.slug, action: hit ? 'reuse_existing' : 'create', dest_id: hit?.id ?? null, dest_name: hit?.name ?? null };

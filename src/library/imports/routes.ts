@@ -17,6 +17,7 @@ import { resolveDecisions } from './decisions.js';
 import { IMPORT_APPLY, type ApplyPayload } from './apply-job.js';
 import { IMPORT_PARSE, type ParsePayload } from './parse-job.js';
 import type { Plan } from './plan.js';
+import type { ImportPlanRepository } from './plan.repository.js';
 import { ImportStore, type ImportMeta } from './staging.js';
 import { receiveArchive } from './upload.js';
 
@@ -44,7 +45,7 @@ function refuseScoped(p: Principal): void {
   if (p.scopeGroupId !== null && !p.superUser) throw forbidden('group import is not available to group-limited accounts');
 }
 
-export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store: ImportStore): void {
+export function registerImportRoutes(routes: LibraryRoutes, lib: Library, repo: ImportPlanRepository, store: ImportStore): void {
   const locks = new KeyedLock();
   /** Import id → the apply job most recently submitted for it. */
   const applying = new Map<string, string>();
@@ -126,7 +127,7 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, store:
         const plan = await store.readJson<Plan>(id, 'plan.json');
         if (!plan) throw new HttpError(409, `the plan of import ${id} is gone`);
         const { jobId: _id, ...body } = input;
-        const decisions = await resolveDecisions(lib.db, plan, body as Record<string, unknown>);
+        const decisions = await resolveDecisions(repo, plan, body as Record<string, unknown>);
         if (!lib.jobs.canAccept(1)) throw queueFull();
         const actor = actorOf(req);
         const payload: ApplyPayload = { importId: id, decisions, principal: actor.principal, origin: actor.origin };

@@ -10,7 +10,7 @@ import type { Library } from '../context.js';
 import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
-import { loadBlockViews } from '../blocks/view.js';
+import type { BlockViews } from '../blocks/view.js';
 import type { ShareService } from '../sharing/service.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import { cardAvatars } from './avatars.js';
@@ -22,8 +22,16 @@ import type { NoteService } from './service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
-export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, notes: NoteService, blocks: BlockService, sharing: ShareService, shortcodes: Shortcodes): void {
-  const noteTypes = () => lib.db.selectFrom('note_types').select(['id', 'name']).orderBy('name').orderBy('id').execute();
+export interface NotePageDeps {
+  notes: NoteService;
+  blocks: BlockService;
+  views: BlockViews;
+  sharing: ShareService;
+  shortcodes: Shortcodes;
+}
+
+export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, { notes, blocks, views, sharing, shortcodes }: NotePageDeps): void {
+  const noteTypes = () => notes.noteTypeChoices();
   type Detail = Awaited<ReturnType<NoteService['read']>>;
   const notePicks = async (req: FastifyRequest, note?: Detail) => ({
     tags: await formPicks(lib.db, req, 'tags', 'Tags', note?.Tags ?? []),
@@ -86,7 +94,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     const { id } = readParams(IdInput, makeBag(req.query));
     const note = await notes.read(id);
     const list = await blocks.blocksOf(note.ID);
-    const data = await loadBlockViews(lib, list);
+    const data = await views.load(list);
     return { note, list, data };
   };
 

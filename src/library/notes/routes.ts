@@ -1,10 +1,10 @@
 // /v1/notes, /v1/note… (contract: Notes). Edit meta and mass edit come from the shared engine.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { badRequest } from '../../core/http/errors.js';
-import { crudTimeline, registerInlineEdits, sendList, type AnyQuery } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { registerTimeline } from '../timelines/routes.js';
+import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import type { Library } from '../context.js';
 import { noteContent } from './content.js';
 import { registerBulkEdits } from '../massEdit/bulk.js';
@@ -81,7 +81,7 @@ export function registerNoteRoutes(routes: LibraryRoutes, lib: Library, notes: N
     },
   });
 
-  registerInlineEdits(routes, notes.crud, { base: '/v1/note', page: '/note', needs: 'write', tag: 'notes', description: false });
+  registerInlineEdits(routes, notes.named, { base: '/v1/note', page: '/note', needs: 'write', tag: 'notes', description: false });
   routes.add({
     method: 'POST',
     path: '/v1/note/editDescription',
@@ -118,7 +118,7 @@ export function registerNoteRoutes(routes: LibraryRoutes, lib: Library, notes: N
   registerTimeline(routes, {
     path: '/v1/notes/timeline',
     tag: 'notes',
-    source: crudTimeline(notes.crud, (input: Static<typeof NoteListInput>) => notes.filtered(input) as unknown as AnyQuery),
+    source: namedTimeline(notes.named),
     input: NoteListInput,
   });
 }

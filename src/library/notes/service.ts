@@ -2,30 +2,23 @@
 // absent association array keeps links, an explicit empty array clears them, an explicit empty
 // value clears Description, StartDate or EndDate), meta checked against the note type's
 // MetaSchema, the description mirrored into the first text block, and the bulk operations.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { nowIso } from '../../core/db/values.js';
+import type { Selectable } from 'kysely';
+import type { Tx } from '../../core/db/repository.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
-import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange } from '../common/crud.js';
-import { applySort, pageOf, sortTerms } from '../common/list.js';
+import type { BlockService } from '../blocks/service.js';
+import { newRowStamp, withChange } from '../common/changes.js';
+import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
-import { checkMeta } from '../meta/schema.js';
-import type { Database } from '../schema/database.js';
-import { NOTE_TYPE } from '../categories/kinds.js';
-import { CarrierService } from '../categories/service.js';
-import type { Row } from '../common/crud.js';
 import { groupRecord } from '../groups/records.js';
+import { checkMeta } from '../meta/schema.js';
+import type { Database, NoteTypeTable } from '../schema/database.js';
+import type { TagService } from '../tags/service.js';
 import { tagRecord } from '../tags/service.js';
-import { writeDescriptionToFirstTextBlock } from '../blocks/description.js';
-import { NOTE_SORT, applyNoteFilters, type NoteListQuery } from './filters.js';
-import { mrqlListFilter } from '../mrql/filter.js';
-import { groupsByNote, noteTypesById, resourcesByNote, tagsByNote } from './loaders.js';
-import { noteRecord, type NoteRow } from './records.js';
 import { parseNoteDate } from './dates.js';
-
-type Trx = Transaction<Database>;
-type Db = Kysely<Database>;
+import type { NoteListQuery } from './filters.js';
+import { noteRecord, resourceStub, type NoteRow } from './records.js';
+import type { NoteLink, NoteRepository } from './repository.js';
 
 export interface NoteWrite {
   ID?: number;
@@ -41,73 +34,67 @@ export interface NoteWrite {
   EndDate?: string;
 }
 
-type LinkTable = 'tags' | 'groups' | 'resources';
-
-const LINKS = {
-  tags: { join: 'note_tags', col: 'tag_id', label: 'tag' },
-  groups: { join: 'groups_related_notes', col: 'group_id', label: 'group' },
-  resources: { join: 'resource_notes', col: 'resource_id', label: 'resource' },
-} as const;
-
-/** Every id must exist; the first missing one is named in a 404. */
-export async function requireIds(db: Db, table: LinkTable | 'notes', ids: number[], label: string): Promise<void> {
-  if (ids.length === 0) return;
-  const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
-  if (found.length !== ids.length) {
-    const have = new Set(found.map((r) => r.id));
-    throw notFound(`${label} ${ids.find((i) => !have.has(i))} not found`);
-  }
+/** The note type as the note records embed it (the note types feature shapes it). */
+export interface NoteTypeRecords {
+  record(row: Selectable<NoteTypeTable>): Record<string, unknown>;
 }
+
+export interface NoteDeps extends NamedDeps {
+  tags: Pick<TagService, 'tagsOf'>;
+  noteTypes: NoteTypeRecords;
+  /** Keeps the first text block in step with a saved description. */
+  blocks: Pick<BlockService, 'descriptionSaved'>;
+}
+
+const LINK_LABEL: Record<NoteLink, string> = { tags: 'tag', groups: 'group', resources: 'resource' };
 
 function checkDateOrder(start: string | null, end: string | null): void {
   if (start && end && end < start) throw badRequest('EndDate must not be before StartDate');
 }
 
 export class NoteService {
-  readonly crud: Crud<'notes'>;
-  readonly noteTypes: CarrierService;
+  readonly named: NamedEntities<'notes', NoteListQuery>;
 
-  constructor(private readonly lib: Library) {
-    this.crud = new Crud(lib, { table: 'notes', entityType: 'note', label: 'note', sort: NOTE_SORT });
-    this.noteTypes = new CarrierService(lib, NOTE_TYPE);
-  }
-
-  /** The list's filtered query, before select, sort and paging. */
-  filtered(f: NoteListQuery, db: Db = this.lib.db) {
-    return applyNoteFilters(db.selectFrom('notes'), this.lib.dialect, f, mrqlListFilter(this.lib, 'note', f.MRQL, 'notes'));
+  constructor(
+    private readonly repo: NoteRepository,
+    private readonly deps: NoteDeps,
+  ) {
+    this.named = new NamedEntities(repo, { entityType: 'note', label: 'note', uniqueName: false }, deps);
   }
 
   /** One page of the list with Tags and NoteType preloaded (two extra statements per page). */
   async list(f: NoteListQuery, perPage?: number) {
-    const { page, perPage: size, offset } = pageOf(f.page, perPage);
-    const terms = sortTerms(this.lib.dialect, 'notes', f.SortBy, NOTE_SORT);
-    const rows = await applySort(this.filtered(f).selectAll('notes'), terms).limit(size).offset(offset).execute();
+    const { rows, page, perPage: size } = await this.named.list(f, perPage);
     return { rows: await this.present(rows), page, perPage: size };
   }
 
-  async count(f: NoteListQuery): Promise<number> {
-    const r = await this.filtered(f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    return Number(r.n);
+  count(f: NoteListQuery): Promise<number> {
+    return this.named.count(f);
   }
 
-  /** Ids matching a filter, for mass edit (bounded by the caller). */
-  async matchingIds(f: NoteListQuery, limit: number, db: Db = this.lib.db): Promise<number[]> {
-    const rows = await this.filtered(f, db).select('notes.id').orderBy('notes.id').limit(limit).execute();
-    return rows.map((r) => r.id);
+  /** Ids matching a filter, for mass edit (bounded by the caller), inside its transaction. */
+  matchingIds(f: NoteListQuery, limit: number, tx?: Tx<Database>): Promise<number[]> {
+    return (tx ? this.repo.in(tx) : this.repo).matchingIds(f, limit);
   }
 
-  noteTypeRecord(row: Parameters<CarrierService['record']>[0] | undefined | null) {
-    return row ? this.noteTypes.record(row as Row<'note_types'>) : null;
+  /** Note types to choose from (forms and filters). */
+  noteTypeChoices(): Promise<{ id: number; name: string }[]> {
+    return this.repo.noteTypeChoices();
+  }
+
+  private noteTypeOf(row: NoteRow, types: Map<number, Selectable<NoteTypeTable>>) {
+    const type = row.note_type_id === null ? undefined : types.get(row.note_type_id);
+    return type ? this.deps.noteTypes.record(type) : null;
   }
 
   /** Notes as listed: Tags and NoteType loaded; Groups, Resources and Owner are null. */
   async present(rows: NoteRow[]) {
-    const db = this.lib.db;
-    const [tags, types] = await Promise.all([tagsByNote(db, rows.map((r) => r.id)), noteTypesById(db, rows.map((r) => r.note_type_id))]);
+    const ids = rows.map((r) => r.id);
+    const [tags, types] = await Promise.all([this.deps.tags.tagsOf('note', ids), this.repo.noteTypes(typeIds(rows))]);
     return rows.map((r) => ({
       ...noteRecord(r),
       Tags: (tags.get(r.id) ?? []).map(tagRecord),
-      NoteType: r.note_type_id === null ? null : this.noteTypeRecord(types.get(r.note_type_id) as never),
+      NoteType: this.noteTypeOf(r, types),
       Groups: null,
       Resources: null,
       Owner: null,
@@ -116,57 +103,51 @@ export class NoteService {
 
   /** The single-note read with every association. */
   async read(id: number | undefined) {
-    const row = await this.crud.require(id);
-    const db = this.lib.db;
+    const row = await this.named.require(id);
     const [tags, groups, resources, types, owner] = await Promise.all([
-      tagsByNote(db, [row.id]),
-      groupsByNote(db, [row.id]),
-      resourcesByNote(db, [row.id]),
-      noteTypesById(db, [row.note_type_id]),
-      row.owner_id === null ? undefined : db.selectFrom('groups').selectAll().where('id', '=', row.owner_id).executeTakeFirst(),
+      this.deps.tags.tagsOf('note', [row.id]),
+      this.repo.groupsOf([row.id]),
+      this.repo.resourcesOf([row.id]),
+      this.repo.noteTypes(typeIds([row])),
+      row.owner_id === null ? undefined : this.repo.group(row.owner_id),
     ]);
     return {
       ...noteRecord(row),
       Tags: (tags.get(row.id) ?? []).map(tagRecord),
       Groups: (groups.get(row.id) ?? []).map(groupRecord),
-      Resources: resources.get(row.id) ?? [],
+      Resources: (resources.get(row.id) ?? []).map(resourceStub),
       Owner: owner ? groupRecord(owner) : null,
-      NoteType: row.note_type_id === null ? null : this.noteTypeRecord(types.get(row.note_type_id) as never),
+      NoteType: this.noteTypeOf(row, types),
     };
   }
 
-  private async checkOwner(db: Db, ownerId: number | null): Promise<void> {
+  private async checkOwner(notes: NoteRepository, ownerId: number | null): Promise<void> {
     if (ownerId === null) return;
-    const owner = await db.selectFrom('groups').select('id').where('id', '=', ownerId).executeTakeFirst();
-    if (!owner) throw notFound(`owner group ${ownerId} not found`);
+    if (!(await notes.group(ownerId))) throw notFound(`owner group ${ownerId} not found`);
   }
 
   /** The note type must exist; the meta must fit its MetaSchema (Decision 3). */
-  private async checkTypeAndMeta(db: Db, noteTypeId: number | null, metaText: string, checkMetaNow: boolean): Promise<void> {
+  private async checkTypeAndMeta(notes: NoteRepository, noteTypeId: number | null, metaText: string, checkMetaNow: boolean): Promise<void> {
     if (noteTypeId === null) return;
-    const type = await db.selectFrom('note_types').select(['name', 'meta_schema']).where('id', '=', noteTypeId).executeTakeFirst();
+    const type = (await notes.noteTypes([noteTypeId])).get(noteTypeId);
     if (!type) throw notFound(`note type ${noteTypeId} not found`);
     if (checkMetaNow) checkMeta(type.meta_schema, JSON.parse(metaText), 'note type', type.name);
   }
 
-  private async setLinks(trx: Trx, noteId: number, input: Pick<NoteWrite, 'Tags' | 'Groups' | 'Resources'>): Promise<void> {
-    const wanted: [LinkTable, number[] | undefined][] = [
+  /** Every linked id must exist (404 naming the first that does not); absent lists keep links. */
+  private async setLinks(notes: NoteRepository, noteId: number, input: Pick<NoteWrite, 'Tags' | 'Groups' | 'Resources'>): Promise<void> {
+    const wanted: [NoteLink, number[] | undefined][] = [
       ['tags', input.Tags],
       ['groups', input.Groups],
       ['resources', input.Resources],
     ];
-    for (const [table, list] of wanted) {
+    for (const [link, list] of wanted) {
       if (list === undefined) continue;
-      const { join, col, label } = LINKS[table];
       const unique = [...new Set(list)];
-      await requireIds(trx, table, unique, label);
-      await trx.deleteFrom(join).where('note_id', '=', noteId).execute();
-      if (unique.length) {
-        await trx
-          .insertInto(join)
-          .values(unique.map((id) => ({ note_id: noteId, [col]: id })) as never)
-          .execute();
-      }
+      const found = new Set(await notes.existing(link, unique));
+      const missing = unique.find((id) => !found.has(id));
+      if (missing !== undefined) throw notFound(`${LINK_LABEL[link]} ${missing} not found`);
+      await notes.setLinks(noteId, link, unique);
     }
   }
 
@@ -178,26 +159,23 @@ export class NoteService {
     checkDateOrder(start, end);
     const ownerId = input.OwnerId || null;
     const noteTypeId = input.NoteTypeId || null;
-    const id = await withChange(this.lib, actor, 'create', 'note', async () => {
-      const newId = await this.lib.db.transaction().execute(async (trx) => {
-        await this.checkOwner(trx, ownerId);
-        await this.checkTypeAndMeta(trx, noteTypeId, meta, true);
-        const row = await trx
-          .insertInto('notes')
-          .values({
-            ...newRowStamp(actor),
-            name,
-            description: input.Description ?? '',
-            meta,
-            owner_id: ownerId,
-            note_type_id: noteTypeId,
-            start_date: start,
-            end_date: end,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await this.setLinks(trx, row.id, input);
-        return row.id;
+    const id = await withChange(this.deps.bus, actor, 'create', 'note', async () => {
+      const newId = await this.deps.transactor.run(async (tx) => {
+        const notes = this.repo.in(tx);
+        await this.checkOwner(notes, ownerId);
+        await this.checkTypeAndMeta(notes, noteTypeId, meta, true);
+        const noteId = await notes.insert({
+          ...newRowStamp(actor),
+          name,
+          description: input.Description ?? '',
+          meta,
+          owner_id: ownerId,
+          note_type_id: noteTypeId,
+          start_date: start,
+          end_date: end,
+        });
+        await this.setLinks(notes, noteId, input);
+        return noteId;
       });
       return { id: newId, name, result: newId };
     });
@@ -206,7 +184,7 @@ export class NoteService {
 
   /** Partial update (see the file comment). */
   async update(actor: Actor, id: number, input: NoteWrite) {
-    const before = await this.crud.require(id);
+    const before = await this.named.require(id);
     const name = input.Name === undefined ? before.name : validName(input.Name);
     const meta = input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta');
     const ownerId = input.OwnerId === undefined ? before.owner_id : input.OwnerId || null;
@@ -216,26 +194,22 @@ export class NoteService {
     const start = startIn === undefined ? before.start_date : startIn;
     const end = endIn === undefined ? before.end_date : endIn;
     checkDateOrder(start, end);
-    await withChange(this.lib, actor, 'update', 'note', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        if (ownerId !== before.owner_id) await this.checkOwner(trx, ownerId);
-        await this.checkTypeAndMeta(trx, noteTypeId, meta, input.Meta !== undefined || noteTypeId !== before.note_type_id);
-        await trx
-          .updateTable('notes')
-          .set({
-            name,
-            description: input.Description ?? before.description,
-            meta,
-            owner_id: ownerId,
-            note_type_id: noteTypeId,
-            start_date: start,
-            end_date: end,
-            updated_at: nowIso(),
-          })
-          .where('id', '=', id)
-          .execute();
-        if (input.Description !== undefined) await writeDescriptionToFirstTextBlock(trx, id, input.Description);
-        await this.setLinks(trx, id, input);
+    await withChange(this.deps.bus, actor, 'update', 'note', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const notes = this.repo.in(tx);
+        if (ownerId !== before.owner_id) await this.checkOwner(notes, ownerId);
+        await this.checkTypeAndMeta(notes, noteTypeId, meta, input.Meta !== undefined || noteTypeId !== before.note_type_id);
+        await notes.update(id, {
+          name,
+          description: input.Description ?? before.description,
+          meta,
+          owner_id: ownerId,
+          note_type_id: noteTypeId,
+          start_date: start,
+          end_date: end,
+        });
+        if (input.Description !== undefined) await this.deps.blocks.descriptionSaved(tx, id, input.Description);
+        await this.setLinks(notes, id, input);
       });
       return { id, name, before, result: undefined };
     });
@@ -244,34 +218,31 @@ export class NoteService {
 
   /** Inline description edit: also rewrites the first text block. */
   async editDescription(actor: Actor, id: number | undefined, description: string): Promise<void> {
-    const row = await this.crud.require(id);
-    await withChange(this.lib, actor, 'update', 'note', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await trx.updateTable('notes').set({ description, updated_at: nowIso() }).where('id', '=', row.id).execute();
-        await writeDescriptionToFirstTextBlock(trx, row.id, description);
+    const row = await this.named.require(id);
+    await withChange(this.deps.bus, actor, 'update', 'note', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        await this.repo.in(tx).update(row.id, { description });
+        await this.deps.blocks.descriptionSaved(tx, row.id, description);
       });
       return { id: row.id, name: row.name, before: row, result: undefined };
     });
   }
 
-  async delete(actor: Actor, id: number | undefined) {
-    return this.crud.delete(actor, id);
-  }
-
-  private uniqueIds(ids: number[], what = 'ID must list at least one note'): number[] {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) throw badRequest(what);
-    return unique;
+  delete(actor: Actor, id: number | undefined) {
+    return this.named.delete(actor, id);
   }
 
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
-    const notes = this.uniqueIds(ids);
-    await withChange(this.lib, actor, 'delete', 'note', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await requireIds(trx, 'notes', notes, 'note');
-        await trx.deleteFrom('notes').where('id', 'in', notes).execute();
-      });
+    const notes = [...new Set(ids)];
+    if (notes.length === 0) throw badRequest('ID must list at least one note');
+    await withChange(this.deps.bus, actor, 'delete', 'note', async () => {
+      await this.named.requireAll(notes);
+      await this.repo.remove(notes);
       return { message: `Deleted ${notes.length} notes (${notes.join(', ')})`, result: undefined };
     });
   }
+}
+
+function typeIds(rows: NoteRow[]): number[] {
+  return [...new Set(rows.map((r) => r.note_type_id).filter((i): i is number => i !== null))];
 }

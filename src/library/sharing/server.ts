@@ -15,7 +15,7 @@ import type { Library } from '../context.js';
 import { registerPublicAssets } from '../ui/assets.js';
 import type { BlockService } from '../blocks/service.js';
 import type { CalendarService } from '../blocks/calendar/events.js';
-import { loadBlockViews } from '../blocks/view.js';
+import type { BlockViews } from '../blocks/view.js';
 import { isObject } from '../blocks/shape.js';
 import { storedResourcePath } from '../blocks/resource-files.js';
 import type { ShareService } from './service.js';
@@ -37,6 +37,7 @@ const HASH = /^[0-9a-fA-F]{40}$/;
 export interface ShareServerDeps {
   sharing: ShareService;
   blocks: BlockService;
+  views: BlockViews;
   calendars: CalendarService;
   shortcodes: Shortcodes;
 }
@@ -88,27 +89,22 @@ export class ShareServer {
   /** A block of the shared note; a block of any other note is simply not found. */
   private async block(noteId: number, rawId: string) {
     const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
-    const block = Number.isSafeInteger(id) ? await this.lib.db.selectFrom('note_blocks').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    const block = Number.isSafeInteger(id) ? await this.deps.blocks.find(id) : undefined;
     if (!block || block.note_id !== noteId) throw notFound('Not found');
     return block;
   }
 
   private routes(app: FastifyInstance): void {
     const lib = this.lib;
-    const { blocks, calendars } = this.deps;
+    const { sharing, blocks, views, calendars } = this.deps;
     registerPublicAssets(app);
     app.setNotFoundHandler(async (_req, reply) => reply.code(404).type('text/html; charset=utf-8').send(notFoundPage()));
 
     app.get<{ Params: { token: string } }>('/s/:token', async (req, reply) => {
-      const note = await this.deps.sharing.noteByToken(req.params.token);
+      const note = await sharing.noteByToken(req.params.token);
       if (!note) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
-      const [list, type] = await Promise.all([
-        blocks.blocksOf(note.id),
-        note.note_type_id === null
-          ? undefined
-          : lib.db.selectFrom('note_types').select(['custom_header', 'custom_css', 'meta_schema', 'apply_templates_to_shares']).where('id', '=', note.note_type_id).executeTakeFirst(),
-      ]);
-      const data = await loadBlockViews(lib, list);
+      const [list, type] = await Promise.all([blocks.blocksOf(note.id), sharing.shareTemplate(note.note_type_id)]);
+      const data = await views.load(list);
       const applies = type && bool(type.apply_templates_to_shares);
       const html = sharePage({
         name: note.name,
@@ -139,30 +135,12 @@ export class ShareServer {
     app.get<{ Params: { token: string; hash: string } }>('/s/:token/resource/:hash', async (req, reply) => {
       const note = await this.note(req.params.token);
       if (!HASH.test(req.params.hash)) throw notFound('Not found');
-      const resource = await this.sharedResource(note.id, req.params.hash.toLowerCase());
+      const resource = await sharing.sharedResource(note.id, req.params.hash.toLowerCase());
       const file = resource ? storedResourcePath(lib.config, resource) : null;
       const info = file ? await stat(file).catch(() => null) : null;
       if (!resource || !file || !info?.isFile()) throw notFound('Not found');
       return sendFile(reply, file, info.size, resource.content_type, resource.name);
     });
-  }
-
-  /** A resource with that hash attached to the note or shown by one of its gallery blocks. */
-  private async sharedResource(noteId: number, hash: string) {
-    const db = this.lib.db;
-    const candidates = await db.selectFrom('resources').select(['id', 'name', 'content_type', 'location', 'storage_location']).where('hash', '=', hash).execute();
-    if (candidates.length === 0) return undefined;
-    const ids = candidates.map((c) => c.id);
-    const attached = await db.selectFrom('resource_notes').select('resource_id').where('note_id', '=', noteId).where('resource_id', 'in', ids).execute();
-    const allowed = new Set(attached.map((a) => a.resource_id));
-    if (allowed.size === 0) {
-      const galleries = await db.selectFrom('note_blocks').select('content').where('note_id', '=', noteId).where('type', '=', 'gallery').execute();
-      for (const g of galleries) {
-        const list = (JSON.parse(g.content) as { resourceIds?: unknown }).resourceIds;
-        if (Array.isArray(list)) for (const id of list) if (typeof id === 'number' && ids.includes(id)) allowed.add(id);
-      }
-    }
-    return candidates.find((c) => allowed.has(c.id));
   }
 }
 

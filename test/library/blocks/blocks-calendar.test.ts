@@ -2,12 +2,11 @@
 // occurrence of recurring events, custom events, the 30-minute cache, the 10 MB cap, feeds
 // stored as resources, and the private-address policy (loopback refused without
 // -allow-private-hosts).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { loseStoredFile, uploadResource } from '../../helpers/uploads.js';
 
 type Events = {
   events: { id: string; calendarId: string; title: string; start: string; end: string; allDay: boolean; location?: string; description?: string }[];
@@ -160,24 +159,17 @@ describe('calendar events', () => {
   });
 
   it('reads a feed stored as a resource', async () => {
-    const dir = join(lib.dir, 'files', 'resources', 'ic');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'team.ics'), FEED);
-    const cat = await lib.lib.db.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    const { id } = await lib.lib.db
-      .insertInto('resources')
-      .values({ created_at: now, updated_at: now, created_by_user_id: null, guid: null, name: 'team.ics', original_name: 'team.ics', original_location: '', hash: 'b'.repeat(40), hash_type: 'SHA1', location: '/resources/ic/team.ics', storage_location: null, description: '', meta: '{}', own_meta: '{}', width: 0, height: 0, file_size: FEED.length, category: '', content_type: 'text/calendar', content_category: '', resource_category_id: cat.id, series_id: null, owner_id: null, current_version_id: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { ID: id } = await uploadResource(lib, 'team.ics', FEED);
     const block = await calendarBlock(lib, noteId, [{ id: 'file', name: 'From a file', source: { type: 'resource', resourceId: id } }]);
     const r = await events(lib, block, '2024-05-01', '2024-05-31');
     expect(r.errors).toBeUndefined();
     expect(r.events.map((e) => e.title)).toEqual(['Weekly review', 'Stand-up', 'Holiday']);
     expect(r.calendars[0]).toMatchObject({ id: 'file', name: 'From a file' });
     // A resource whose file is gone is reported, not fatal.
-    await lib.lib.db.updateTable('resources').set({ location: '/resources/ic/missing.ics', hash: 'c'.repeat(40) }).where('id', '=', id).execute();
-    const missing = await events(lib, block, '2024-05-01', '2024-05-31');
+    const lost = await uploadResource(lib, 'lost.ics', `${FEED}\n`);
+    loseStoredFile(lib, lost);
+    const gone = await calendarBlock(lib, noteId, [{ id: 'lost', name: 'Lost file', source: { type: 'resource', resourceId: lost.ID } }]);
+    const missing = await events(lib, gone, '2024-05-01', '2024-05-31');
     expect(missing.errors?.[0].error).toMatch(/missing/);
   });
 

@@ -2,6 +2,8 @@
 // positions (append, reorder, rebalance, 1,000 moves), the noteId guard and status codes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png } from '../../helpers/resources.js';
+import { uploadResource } from '../../helpers/uploads.js';
 import { positionBetween } from '../../../src/library/blocks/positions.js';
 
 type Block = { id: number; noteId: number; type: string; position: string; content: Record<string, unknown>; state: Record<string, unknown>; createdAt: string; updatedAt: string };
@@ -19,15 +21,7 @@ beforeAll(async () => {
   otherNote = (await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'other' })).body.ID;
   groupId = (await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'ref group' })).body.ID;
   queryId = (await lib.json<{ ID: number }>('POST', '/v1/query', { Name: 'block query', Text: 'SELECT 1 AS one' })).body.ID;
-  const cat = await lib.lib.db.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirstOrThrow();
-  const now = new Date().toISOString();
-  resourceId = (
-    await lib.lib.db
-      .insertInto('resources')
-      .values({ created_at: now, updated_at: now, created_by_user_id: null, guid: null, name: 'pic.png', original_name: 'pic.png', original_location: '', hash: 'a'.repeat(40), hash_type: 'SHA1', location: '/resources/pic.png', storage_location: null, description: '', meta: '{}', own_meta: '{}', width: 1, height: 1, file_size: 1, category: '', content_type: 'image/png', content_category: 'image', resource_category_id: cat.id, series_id: null, owner_id: null, current_version_id: null })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  resourceId = (await uploadResource(lib, 'pic.png', await png(4, 4, 1))).ID;
 });
 afterAll(async () => lib?.close());
 

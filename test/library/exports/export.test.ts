@@ -257,6 +257,15 @@ describe('archive contents', () => {
     expect(jsonOf<Manifest>(t.files, 'manifest.json').dangling_references).toEqual([]);
   });
 
+  it('names the relation type of a relation whose target stays outside', async () => {
+    const { bytes } = await exportArchive(lib, { rootGroupIds: [fx.alice], scope: { related_m2m: false } });
+    const t = await readTar(bytes);
+    const dangling = jsonOf<Manifest>(t.files, 'manifest.json').dangling_references;
+    expect(dangling).toEqual([{ id: expect.any(String), kind: 'group_relation', from: 'g0001', to_stub: { source_id: fx.acme, name: 'Acme', reason: 'not in export' }, relation_type_name: 'Works on' }]);
+    const alice = jsonOf<{ relationships: Record<string, unknown>[] }>(t.files, 'groups/g0001.json');
+    expect(alice.relationships).toEqual([expect.objectContaining({ type_name: 'Works on', dangling_ref: dangling[0].id, name: 'lead' })]);
+  });
+
   it('follows related groups as shell groups', async () => {
     const { bytes } = await exportArchive(lib, { rootGroupIds: [fx.acme], relatedDepth: 1 });
     const t = await readTar(bytes);

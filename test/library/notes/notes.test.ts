@@ -2,6 +2,8 @@
 // inline edits, the description mirror of the first text block, timeline and pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png } from '../../helpers/resources.js';
+import { uploadResource } from '../../helpers/uploads.js';
 
 type Note = {
   ID: number;
@@ -25,7 +27,8 @@ type Note = {
 
 let lib: TestLibrary;
 beforeAll(async () => {
-  lib = await startTestLibrary();
+  // A share server, so the Shared filter can be tried on a note shared through the API.
+  lib = await startTestLibrary(['-share-port', '0', '-share-bind-address', '127.0.0.1']);
 });
 afterAll(async () => lib?.close());
 
@@ -49,41 +52,9 @@ async function noteType(body: Record<string, unknown>): Promise<number> {
   return r.body.ID;
 }
 
-/** Resources are another feature; rows are inserted directly where notes need them. */
-async function resource(name: string): Promise<number> {
-  const cat = await lib.lib.db.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirstOrThrow();
-  const now = new Date().toISOString();
-  const row = await lib.lib.db
-    .insertInto('resources')
-    .values({
-      created_at: now,
-      updated_at: now,
-      created_by_user_id: null,
-      guid: null,
-      name,
-      original_name: name,
-      original_location: '',
-      hash: '0'.repeat(40),
-      hash_type: 'SHA1',
-      location: `/resources/${name}`,
-      storage_location: null,
-      description: '',
-      meta: '{}',
-      own_meta: '{}',
-      width: 0,
-      height: 0,
-      file_size: 1,
-      category: '',
-      content_type: 'text/plain',
-      content_category: '',
-      resource_category_id: cat.id,
-      series_id: null,
-      owner_id: null,
-      current_version_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+/** Resources are another feature; they arrive through its upload API. */
+async function resource(name: string, data?: Buffer): Promise<number> {
+  return (await uploadResource(lib, name, data)).ID;
 }
 
 async function names(query: string): Promise<string[]> {
@@ -245,7 +216,7 @@ describe('notes: list filters', () => {
     a = await note({ Name: 'filter alpha', Description: 'Needle here', Tags: [tagA, tagB], Groups: [g1], OwnerId: g2, NoteTypeId: typeX, Meta: '{"score": 5, "kind": "big"}', StartDate: '2024-03-01T10:00', EndDate: '2024-03-05T10:00' });
     b = await note({ Name: 'filter beta', Description: 'nothing', Tags: [tagA], Groups: [g2], NoteTypeId: typeY, Meta: '{"score": 2}', StartDate: '2024-04-01T10:00', EndDate: '2024-04-10T18:00' });
     c = await note({ Name: 'filter gamma 100%', Description: 'needle_x', Meta: '{"kind": "small"}' });
-    await lib.lib.db.updateTable('notes').set({ share_token: 'T'.repeat(32), share_created_at: new Date().toISOString() }).where('id', '=', b.ID).execute();
+    expect((await lib.json('POST', `/v1/note/share?noteId=${b.ID}`)).status).toBe(200);
   });
 
   const scoped = (q: string) => names(`Name=filter&${q}`);
@@ -339,15 +310,17 @@ describe('notes: list filters', () => {
 describe('notes: delete, bulk operations and inline edits', () => {
   it('deletes one note with its blocks and links', async () => {
     const t = await tag('del-t');
+    await tag('del-kept');
     const n = await note({ Name: 'to delete', Tags: [t] });
-    await lib.json('POST', '/v1/note/block', { noteId: n.ID, type: 'text', content: { text: 'x' } });
+    const block = await lib.json<{ id: number }>('POST', '/v1/note/block', { noteId: n.ID, type: 'text', content: { text: 'x' } });
+    const usage = async () => (await lib.json<{ Name: string }[]>('GET', `/v1/tags?Name=del-&SortBy=most_used_note%20desc`)).body.map((x) => x.Name);
+    expect(await usage()).toEqual(['del-t', 'del-kept']);
     const r = await lib.json<{ id: number }>('POST', `/v1/note/delete?Id=${n.ID}`);
     expect(r).toMatchObject({ status: 200, body: { id: n.ID } });
     expect((await lib.json('GET', `/v1/note?id=${n.ID}`)).status).toBe(404);
-    const blocks = await lib.lib.db.selectFrom('note_blocks').select('id').where('note_id', '=', n.ID).execute();
-    expect(blocks).toEqual([]);
-    const links = await lib.lib.db.selectFrom('note_tags').select('tag_id').where('note_id', '=', n.ID).execute();
-    expect(links).toEqual([]);
+    expect((await lib.json('GET', `/v1/note/block?id=${block.body.id}`)).status).toBe(404);
+    // The deleted note's tag link went with it: both tags are unused, so the newer comes first.
+    expect(await usage()).toEqual(['del-kept', 'del-t']);
     const browser = await lib.fetch(`/v1/note/delete?Id=${(await note({ Name: 'again' })).ID}`, { method: 'POST', headers: { accept: 'text/html' } });
     expect(browser.status).toBe(303);
     expect(browser.headers.get('location')).toBe('/notes');
@@ -444,8 +417,7 @@ describe('notes: pages', () => {
 
   it('renders every block type on the note page', async () => {
     const g = await group('page-ref-group');
-    const r = await resource('page-gallery.png');
-    await lib.lib.db.updateTable('resources').set({ content_type: 'image/png' }).where('id', '=', r).execute();
+    const r = await resource('page-gallery.png', await png(8, 8, 3));
     const q = await lib.json<{ ID: number }>('POST', '/v1/query', { Name: 'page table query', Text: "SELECT 'cell from query' AS label" });
     const n = await note({ Name: 'all blocks' });
     const add = async (type: string, content?: unknown) => {

@@ -1,9 +1,9 @@
 // Note sharing over HTTP: the share server on its own listener serves the shared note at
 // /s/<token> and nothing else; tokens; 503 without a share server; unshare; bulk revoke.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png } from '../../helpers/resources.js';
+import { uploadResource } from '../../helpers/uploads.js';
 import { parseLibraryArgs } from '../../../src/library/config.js';
 import { startLibrary } from '../../../src/library/main.js';
 
@@ -39,22 +39,6 @@ async function share(noteId: number): Promise<Share> {
 }
 
 const shared = (path: string, init?: RequestInit) => fetch(lib.shareUrl + path, { redirect: 'manual', ...init });
-
-async function resource(name: string, hash: string, contentType: string, bytes?: string): Promise<number> {
-  const location = `/resources/sh/${name}`;
-  if (bytes !== undefined) {
-    mkdirSync(join(lib.dir, 'files', 'resources', 'sh'), { recursive: true });
-    writeFileSync(join(lib.dir, 'files', location), bytes);
-  }
-  const cat = await lib.lib.db.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirstOrThrow();
-  const now = new Date().toISOString();
-  const row = await lib.lib.db
-    .insertInto('resources')
-    .values({ created_at: now, updated_at: now, created_by_user_id: null, guid: null, name, original_name: name, original_location: '', hash, hash_type: 'SHA1', location, storage_location: null, description: '', meta: '{}', own_meta: '{}', width: 0, height: 0, file_size: bytes?.length ?? 0, category: '', content_type: contentType, content_category: '', resource_category_id: cat.id, series_id: null, owner_id: null, current_version_id: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 describe('sharing without a share server', () => {
   it('answers 503 before looking at the note, and still unshares', async () => {
@@ -236,28 +220,30 @@ describe('the share server', () => {
 
   it('serves files of resources attached to the note or shown by its galleries, and only those', async () => {
     const id = await note(lib, { Name: 'with files' });
-    const attached = await resource('notes.txt', '1'.repeat(40), 'text/plain', 'attached bytes');
-    const pictured = await resource('pic.png', '2'.repeat(40), 'image/png', 'png bytes');
-    await resource('private.txt', '3'.repeat(40), 'text/plain', 'private bytes');
-    const page = await resource('page.html', '4'.repeat(40), 'text/html', '<script>alert(1)</script>');
-    await lib.json('POST', '/v1/note', { ID: id, Resources: [attached, page] });
-    await block(id, 'gallery', { resourceIds: [pictured] });
+    const attached = await uploadResource(lib, 'notes.txt', 'attached bytes');
+    const picture = await png(6, 6, 2);
+    const pictured = await uploadResource(lib, 'pic.png', picture);
+    const hidden = await uploadResource(lib, 'private.txt', 'private bytes');
+    const page = await uploadResource(lib, 'page.html', '<!doctype html><script>alert(1)</script>');
+    await lib.json('POST', '/v1/note', { ID: id, Resources: [attached.ID, page.ID] });
+    await block(id, 'gallery', { resourceIds: [pictured.ID] });
     const { shareToken } = await share(id);
-    const a = await shared(`/s/${shareToken}/resource/${'1'.repeat(40)}`);
+    const a = await shared(`/s/${shareToken}/resource/${attached.Hash}`);
     expect(a.status).toBe(200);
     expect(await a.text()).toBe('attached bytes');
     expect(a.headers.get('content-type')).toMatch(/text\/plain/);
-    const p = await shared(`/s/${shareToken}/resource/${'2'.repeat(40)}`);
+    const p = await shared(`/s/${shareToken}/resource/${pictured.Hash.toUpperCase()}`);
     expect(p.status).toBe(200);
-    expect(await p.text()).toBe('png bytes');
-    expect((await shared(`/s/${shareToken}/resource/${'3'.repeat(40)}`)).status).toBe(404);
+    expect(Buffer.from(await p.arrayBuffer()).equals(picture)).toBe(true);
+    expect((await shared(`/s/${shareToken}/resource/${hidden.Hash}`)).status).toBe(404);
     expect((await shared(`/s/${shareToken}/resource/${'9'.repeat(40)}`)).status).toBe(404);
     expect((await shared(`/s/${shareToken}/resource/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
     // A shared HTML file cannot run scripts on the share origin.
-    const h = await shared(`/s/${shareToken}/resource/${'4'.repeat(40)}`);
+    const h = await shared(`/s/${shareToken}/resource/${page.Hash}`);
+    expect(h.status).toBe(200);
     expect(h.headers.get('content-security-policy')).toContain('sandbox');
     const html = await (await shared(`/s/${shareToken}`)).text();
-    expect(html).toContain(`/s/${shareToken}/resource/${'2'.repeat(40)}`);
+    expect(html).toContain(`/s/${shareToken}/resource/${pictured.Hash}`);
   });
 });
 

@@ -5,9 +5,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { badRequest } from '../../../core/http/errors.js';
 import { parseJson } from '../../../core/db/values.js';
 import { safeFetch } from '../../../core/net/safe-fetch.js';
-import type { Library } from '../../context.js';
+import type { LibraryConfig } from '../../config.js';
 import type { BlockRow, JsonObject } from '../records.js';
 import { storedResourcePath } from '../resource-files.js';
+import type { BlockViewRepository } from '../view.repository.js';
 import { ICS_MAX_BYTES, IcsCache, type FeedFetcher, type FeedResult, type IcsEvent } from './ics.js';
 
 const DAY = 86_400_000;
@@ -51,10 +52,13 @@ function overlaps(startMs: number, endMs: number, from: number, to: number): boo
   return startMs <= to && (endMs > from || startMs >= from);
 }
 
+/** What calendars read from the configuration: file roots, the fetch policy and timeouts. */
+export type CalendarConfig = Pick<LibraryConfig, 'filePath' | 'altFs' | 'fetchPolicy' | 'remote'>;
+
 /** The library's feed fetcher: the private-address policy, the remote timeouts and the 10 MB cap. */
-export function libraryFetcher(lib: Library): FeedFetcher {
+export function libraryFetcher(config: CalendarConfig): FeedFetcher {
   return async (url, headers) => {
-    const res = await safeFetch(url, { policy: lib.config.fetchPolicy, ...lib.config.remote, maxBytes: ICS_MAX_BYTES, headers: { accept: 'text/calendar, */*', ...headers } });
+    const res = await safeFetch(url, { policy: config.fetchPolicy, ...config.remote, maxBytes: ICS_MAX_BYTES, headers: { accept: 'text/calendar, */*', ...headers } });
     if (res.status < 200 || res.status > 299) {
       res.body.resume();
       return { status: res.status };
@@ -73,16 +77,17 @@ export class CalendarService {
   readonly cache: IcsCache;
 
   constructor(
-    private readonly lib: Library,
-    fetcher: FeedFetcher = libraryFetcher(lib),
+    private readonly files: BlockViewRepository,
+    private readonly config: CalendarConfig,
+    fetcher: FeedFetcher = libraryFetcher(config),
   ) {
     this.cache = new IcsCache(fetcher);
   }
 
   private async resourceFeed(resourceId: number): Promise<FeedResult> {
-    const row = await this.lib.db.selectFrom('resources').select(['id', 'hash', 'location', 'storage_location']).where('id', '=', resourceId).executeTakeFirst();
+    const row = await this.files.storedFile(resourceId);
     if (!row) throw new Error(`resource ${resourceId} does not exist`);
-    const file = storedResourcePath(this.lib.config, row);
+    const file = storedResourcePath(this.config, row);
     if (!file) throw new Error(`the file of resource ${resourceId} is not available`);
     return this.cache.fromText(`${row.id}:${row.hash}:${row.location}`, async () => {
       const info = await stat(file).catch(() => null);

@@ -11,8 +11,10 @@ import { slices } from '../../archive/batches.js';
 import type { GroupEntry } from '../archive-index.js';
 import { obj, str, strList, strOrNull, isObj, type Obj } from '../fields.js';
 import { relationKey, type PlanItem } from '../plan.js';
-import { GROUP_TAGS, checkImportedMeta, importedUrl, mergedMeta, setTags } from './rows.js';
-import type { ApplyRun, Db } from './run.js';
+import type { Tx } from '../../../core/db/repository.js';
+import type { Database } from '../../schema/database.js';
+import { checkImportedMeta, importedUrl, mergedMeta } from './rows.js';
+import type { ApplyRun } from './run.js';
 
 const BATCH = 100;
 
@@ -33,7 +35,7 @@ function topDown(run: ApplyRun): GroupEntry[] {
 async function guidMatches(run: ApplyRun, guids: (string | null)[]): Promise<Map<string, number>> {
   const wanted = [...new Set(guids.filter((g): g is string => g !== null))];
   const out = new Map<string, number>();
-  for (const s of slices(wanted)) for (const r of await run.db.selectFrom('groups').select(['id', 'guid']).where('guid', 'in', s).execute()) out.set(r.guid!, r.id);
+  for (const r of await run.repo.idsByGuid('groups', wanted)) out.set(r.guid!, r.id);
   return out;
 }
 
@@ -46,7 +48,8 @@ function groupName(run: ApplyRun, raw: string): string {
   }
 }
 
-async function applyOne(run: ApplyRun, trx: Db, g: GroupEntry, guids: Map<string, number>): Promise<void> {
+async function applyOne(run: ApplyRun, tx: Tx<Database>, g: GroupEntry, guids: Map<string, number>): Promise<void> {
+  const repo = run.repo.in(tx);
   if (run.excluded.has(g.id)) return;
   const shell = run.d.shells[g.id];
   if (g.shell && shell?.action === 'map_to_existing') {
@@ -62,59 +65,47 @@ async function applyOne(run: ApplyRun, trx: Db, g: GroupEntry, guids: Map<string
   const match = g.guid ? guids.get(g.guid) : undefined;
   if (match !== undefined) {
     run.result.linked_by_guid_groups++;
-    const row = await trx.selectFrom('groups').selectAll().where('id', '=', match).executeTakeFirstOrThrow();
+    const row = await repo.group(match);
     if (run.d.guidPolicy === 'skip') {
       run.result.skipped_by_policy_groups++;
       run.groups.set(g.id, { id: match, touched: false });
     } else if (run.d.guidPolicy === 'merge') {
       const merged = mergedMeta(row.meta, meta);
-      await trx
-        .updateTable('groups')
-        .set({
-          description: row.description || str(p.description),
-          url: row.url ?? importedUrl(run, strOrNull(p.url), label),
-          category_id: row.category_id ?? categoryId,
-          meta: JSON.stringify(merged),
-          updated_at: nowIso(),
-        })
-        .where('id', '=', match)
-        .execute();
-      await setTags(trx, GROUP_TAGS, match, tags);
+      await repo.updateGroup(match, {
+        description: row.description || str(p.description),
+        url: row.url ?? importedUrl(run, strOrNull(p.url), label),
+        category_id: row.category_id ?? categoryId,
+        meta: JSON.stringify(merged),
+        updated_at: nowIso(),
+      });
+      await repo.setTags('group', match, tags);
       run.result.merged_groups++;
       run.groups.set(g.id, { id: match, touched: true });
     } else {
-      await checkImportedMeta(run, trx, GROUP_CARRIER, categoryId, meta, label);
-      await trx
-        .updateTable('groups')
-        .set({ name: groupName(run, g.name), description: str(p.description), url: importedUrl(run, strOrNull(p.url), label), category_id: categoryId, meta: JSON.stringify(meta), updated_at: nowIso() })
-        .where('id', '=', match)
-        .execute();
-      await setTags(trx, GROUP_TAGS, match, tags, true);
+      await checkImportedMeta(run, tx, GROUP_CARRIER, categoryId, meta, label);
+      await repo.updateGroup(match, { name: groupName(run, g.name), description: str(p.description), url: importedUrl(run, strOrNull(p.url), label), category_id: categoryId, meta: JSON.stringify(meta), updated_at: nowIso() });
+      await repo.setTags('group', match, tags, true);
       run.groups.set(g.id, { id: match, touched: true });
     }
   } else {
     const owner = run.ownerOf(g.owner === g.id ? null : g.owner);
     if (owner.excluded) return;
-    await checkImportedMeta(run, trx, GROUP_CARRIER, categoryId, meta, label);
-    const row = await trx
-      .insertInto('groups')
-      .values({
-        ...run.stamp(p),
-        guid: await run.guidFor(trx, 'groups', p.guid),
-        name: groupName(run, g.name),
-        description: str(p.description),
-        url: importedUrl(run, strOrNull(p.url), label),
-        meta: JSON.stringify(meta),
-        owner_id: owner.id,
-        category_id: categoryId,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await setTags(trx, GROUP_TAGS, row.id, tags);
+    await checkImportedMeta(run, tx, GROUP_CARRIER, categoryId, meta, label);
+    const id = await repo.insertGroup({
+      ...run.stamp(p),
+      guid: await run.guidFor(repo, 'groups', p.guid),
+      name: groupName(run, g.name),
+      description: str(p.description),
+      url: importedUrl(run, strOrNull(p.url), label),
+      meta: JSON.stringify(meta),
+      owner_id: owner.id,
+      category_id: categoryId,
+    });
+    await repo.setTags('group', id, tags);
     if (g.shell) run.result.created_shell_groups++;
     else run.result.created_groups++;
-    run.result.created_group_ids.push(row.id);
-    run.groups.set(g.id, { id: row.id, touched: true });
+    run.result.created_group_ids.push(id);
+    run.groups.set(g.id, { id, touched: true });
   }
   if (!g.shell) queueLinks(run, g.id, p);
 }
@@ -142,8 +133,8 @@ export async function applyGroups(run: ApplyRun): Promise<void> {
   let done = 0;
   for (const batch of slices(order, BATCH)) {
     run.checkCancelled();
-    await run.db.transaction().execute(async (trx) => {
-      for (const g of batch) await applyOne(run, trx, g, guids);
+    await run.transactor.run(async (tx) => {
+      for (const g of batch) await applyOne(run, tx, g, guids);
     });
     done += batch.length;
     run.advance(batch.length);

@@ -3,15 +3,8 @@
 // onto local rows. A link is made when both ends resolved and at least one end was created or
 // changed by this import (entities left untouched by policy keep their links as they are).
 // Relations must fit their type's categories like any relation; existing links are kept.
-import { slices } from '../../archive/batches.js';
-import type { ApplyRun, Db, LinkTable, PendingLink, Resolved } from './run.js';
-
-const COLUMNS: Record<LinkTable, [string, string]> = {
-  group_related_groups: ['group_id', 'related_group_id'],
-  groups_related_resources: ['group_id', 'resource_id'],
-  groups_related_notes: ['group_id', 'note_id'],
-  resource_notes: ['note_id', 'resource_id'],
-};
+import type { ImportApplyRepository } from './repository.js';
+import type { ApplyRun, LinkTable, PendingLink, Resolved } from './run.js';
 
 function ends(run: ApplyRun, table: LinkTable): [Map<string, Resolved>, Map<string, Resolved>] {
   if (table === 'group_related_groups') return [run.groups, run.groups];
@@ -53,7 +46,7 @@ function mappedDangling(run: ApplyRun): PendingLink[] {
   return out;
 }
 
-async function insertLinks(run: ApplyRun, db: Db): Promise<void> {
+async function insertLinks(run: ApplyRun, repo: ImportApplyRepository): Promise<void> {
   const rows = new Map<LinkTable, Map<string, [number, number]>>();
   for (const link of [...run.links, ...mappedDangling(run)]) {
     const [left, right] = ends(run, link.table);
@@ -65,19 +58,10 @@ async function insertLinks(run: ApplyRun, db: Db): Promise<void> {
     set.set(`${a.id}:${b.id}`, [a.id, b.id]);
     rows.set(link.table, set);
   }
-  for (const [table, set] of rows) {
-    const [ca, cb] = COLUMNS[table];
-    for (const slice of slices([...set.values()])) {
-      await db
-        .insertInto(table as 'group_related_groups')
-        .values(slice.map(([a, b]) => ({ [ca]: a, [cb]: b }) as { group_id: number; related_group_id: number }))
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-  }
+  for (const [table, set] of rows) await repo.insertLinks(table, [...set.values()]);
 }
 
-async function insertRelations(run: ApplyRun, db: Db): Promise<void> {
+async function insertRelations(run: ApplyRun, repo: ImportApplyRepository): Promise<void> {
   const wanted = run.relations.flatMap((r) => {
     const from = run.groups.get(r.from);
     const to = typeof r.to === 'number' ? { id: r.to, touched: false } : run.groups.get(r.to);
@@ -91,10 +75,9 @@ async function insertRelations(run: ApplyRun, db: Db): Promise<void> {
   });
   if (wanted.length === 0) return;
   const groupIds = [...new Set(wanted.flatMap((w) => [w.fromId, w.toId]))];
-  const categories = new Map<number, number | null>();
-  for (const s of slices(groupIds)) for (const g of await db.selectFrom('groups').select(['id', 'category_id']).where('id', 'in', s).execute()) categories.set(g.id, g.category_id);
+  const categories = new Map((await repo.groupCategories(groupIds)).map((g) => [g.id, g.category_id]));
   const typeIds = [...new Set(wanted.map((w) => w.typeId))];
-  const types = new Map((await db.selectFrom('group_relation_types').select(['id', 'from_category_id', 'to_category_id']).where('id', 'in', typeIds).execute()).map((t) => [t.id, t]));
+  const types = new Map((await repo.relationTypeCategories(typeIds)).map((t) => [t.id, t]));
   const now = new Date().toISOString();
   const rows = wanted.flatMap((w) => {
     const t = types.get(w.typeId);
@@ -105,18 +88,13 @@ async function insertRelations(run: ApplyRun, db: Db): Promise<void> {
     }
     return [{ created_at: now, updated_at: now, created_by_user_id: run.actor.principal.userId, name: w.name, description: w.description, from_group_id: w.fromId, to_group_id: w.toId, relation_type_id: w.typeId }];
   });
-  for (const slice of slices(rows)) {
-    await db
-      .insertInto('group_relations')
-      .values(slice)
-      .onConflict((oc) => oc.columns(['from_group_id', 'to_group_id', 'relation_type_id']).doNothing())
-      .execute();
-  }
+  await repo.insertRelations(rows);
 }
 
 export async function applyLinks(run: ApplyRun): Promise<void> {
-  await run.db.transaction().execute(async (trx) => {
-    await insertLinks(run, trx);
-    await insertRelations(run, trx);
+  await run.transactor.run(async (tx) => {
+    const repo = run.repo.in(tx);
+    await insertLinks(run, repo);
+    await insertRelations(run, repo);
   });
 }

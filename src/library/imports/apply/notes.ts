@@ -4,28 +4,27 @@
 // counterpart is dropped with a warning, and every block is checked by its type like any block
 // write. The note description then follows the first text block (companion §12.3). GUID
 // matches follow the GUID policy (merge adds blocks only to a note without any).
-import type { Transaction } from 'kysely';
+import type { Tx } from '../../../core/db/repository.js';
 import { nowIso } from '../../../core/db/values.js';
 import { validName } from '../../common/names.js';
 import type { Database } from '../../schema/database.js';
-import { mirrorDescription } from '../../blocks/description.js';
 import { evenlySpaced, isValidPosition } from '../../blocks/positions.js';
 import { blockType, type RefChecker } from '../../blocks/types.js';
 import { slices } from '../../archive/batches.js';
 import type { NoteEntry } from '../archive-index.js';
 import { isObj, obj, str, strList, strOrNull, timestamp, type Obj } from '../fields.js';
-import { NOTE_TAGS, checkImportedMeta, mergedMeta, setTags } from './rows.js';
+import type { ImportApplyRepository } from './repository.js';
+import { checkImportedMeta, mergedMeta } from './rows.js';
 import type { ApplyRun } from './run.js';
 
-type Trx = Transaction<Database>;
 const BATCH = 50;
 const NOTE_CARRIER = { table: 'note_types', column: 'note_type_id', label: 'note type' } as const;
 
-function refChecker(trx: Trx): RefChecker {
+function refChecker(repo: ImportApplyRepository): RefChecker {
   return {
     async firstMissing(table, ids) {
       if (ids.length === 0) return undefined;
-      const found = new Set((await trx.selectFrom(table).select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+      const found = new Set(await repo.existing(table, ids));
       return ids.find((id) => !found.has(id));
     },
   };
@@ -41,14 +40,14 @@ class BlockImporter {
 
   constructor(private readonly run: ApplyRun) {}
 
-  private async queryId(trx: Trx, name: string | null): Promise<number | null> {
+  private async queryId(repo: ImportApplyRepository, name: string | null): Promise<number | null> {
     if (name === null) return null;
-    if (!this.queries.has(name)) this.queries.set(name, (await trx.selectFrom('queries').select('id').where('name', '=', name).executeTakeFirst())?.id ?? null);
+    if (!this.queries.has(name)) this.queries.set(name, (await repo.queryIdByName(name)) ?? null);
     return this.queries.get(name)!;
   }
 
   /** The block's content with entity ids translated, or null when nothing sensible is left. */
-  private async remap(trx: Trx, type: string, content: Obj, refs: Obj, where: string): Promise<Obj> {
+  private async remap(repo: ImportApplyRepository, type: string, content: Obj, refs: Obj, where: string): Promise<Obj> {
     const run = this.run;
     if (type === 'gallery') {
       const ids = mapped(refs.resourceIds, run.resources);
@@ -77,7 +76,7 @@ class BlockImporter {
     }
     if (type === 'table' && content.queryId !== undefined && content.queryId !== null) {
       const name = strOrNull(refs.query_name);
-      const id = await this.queryId(trx, name);
+      const id = await this.queryId(repo, name);
       if (id === null) {
         run.warn(`${where}: the table's saved query ${name ? `"${name.slice(0, 80)}" ` : ''}does not exist here; the table was imported empty`);
         return { columns: [], rows: [] };
@@ -87,7 +86,7 @@ class BlockImporter {
     return content;
   }
 
-  async insert(trx: Trx, noteId: number, blocks: unknown, where: string): Promise<void> {
+  async insert(repo: ImportApplyRepository, noteId: number, blocks: unknown, where: string): Promise<void> {
     const list = (Array.isArray(blocks) ? blocks : []).filter(isObj);
     const rows: { type: string; position: string; content: Obj; state: Obj }[] = [];
     for (const [i, b] of list.entries()) {
@@ -100,7 +99,7 @@ class BlockImporter {
         continue;
       }
       try {
-        const content = await type.content(await this.remap(trx, type.type, obj(b.content), obj(b.refs), label), refChecker(trx));
+        const content = await type.content(await this.remap(repo, type.type, obj(b.content), obj(b.refs), label), refChecker(repo));
         let state: Obj;
         try {
           state = type.state(obj(b.state), content);
@@ -116,21 +115,18 @@ class BlockImporter {
     const ordered = rows.every((r, i) => isValidPosition(r.position) && (i === 0 || rows[i - 1].position < r.position));
     const positions = ordered ? rows.map((r) => r.position) : evenlySpaced(rows.length);
     const now = nowIso();
-    await trx
-      .insertInto('note_blocks')
-      .values(
-        rows.map((r, i) => ({
-          created_at: now,
-          updated_at: now,
-          created_by_user_id: this.run.actor.principal.userId,
-          note_id: noteId,
-          type: r.type,
-          position: positions[i],
-          content: JSON.stringify(r.content),
-          state: JSON.stringify(r.state),
-        })),
-      )
-      .execute();
+    await repo.insertBlocks(
+      rows.map((r, i) => ({
+        created_at: now,
+        updated_at: now,
+        created_by_user_id: this.run.actor.principal.userId,
+        note_id: noteId,
+        type: r.type,
+        position: positions[i],
+        content: JSON.stringify(r.content),
+        state: JSON.stringify(r.state),
+      })),
+    );
   }
 }
 
@@ -143,7 +139,8 @@ function noteName(run: ApplyRun, raw: string): string {
   }
 }
 
-async function applyOne(run: ApplyRun, trx: Trx, blocks: BlockImporter, n: NoteEntry, guids: Map<string, number>): Promise<void> {
+async function applyOne(run: ApplyRun, tx: Tx<Database>, blocks: BlockImporter, n: NoteEntry, guids: Map<string, number>): Promise<void> {
+  const repo = run.repo.in(tx);
   if (run.excluded.has(n.id)) return;
   const owner = run.ownerOf(n.owner);
   if (owner.excluded) return;
@@ -166,59 +163,45 @@ async function applyOne(run: ApplyRun, trx: Trx, blocks: BlockImporter, n: NoteE
       queueLinks(run, n.id, p);
       return;
     }
-    const row = await trx.selectFrom('notes').selectAll().where('id', '=', match).executeTakeFirstOrThrow();
+    const row = await repo.note(match);
     if (run.d.guidPolicy === 'merge') {
-      await trx
-        .updateTable('notes')
-        .set({
-          description: row.description || str(p.description),
-          meta: JSON.stringify(mergedMeta(row.meta, meta)),
-          note_type_id: row.note_type_id ?? typeId,
-          start_date: row.start_date ?? start,
-          end_date: row.end_date ?? (row.start_date === null ? end : row.end_date),
-          updated_at: nowIso(),
-        })
-        .where('id', '=', match)
-        .execute();
-      await setTags(trx, NOTE_TAGS, match, tags);
-      const any = await trx.selectFrom('note_blocks').select('id').where('note_id', '=', match).limit(1).executeTakeFirst();
-      if (!any) await blocks.insert(trx, match, p.blocks, label);
+      await repo.updateNote(match, {
+        description: row.description || str(p.description),
+        meta: JSON.stringify(mergedMeta(row.meta, meta)),
+        note_type_id: row.note_type_id ?? typeId,
+        start_date: row.start_date ?? start,
+        end_date: row.end_date ?? (row.start_date === null ? end : row.end_date),
+        updated_at: nowIso(),
+      });
+      await repo.setTags('note', match, tags);
+      if (!(await repo.hasBlocks(match))) await blocks.insert(repo, match, p.blocks, label);
       run.result.merged_notes++;
     } else {
-      await checkImportedMeta(run, trx, NOTE_CARRIER, typeId, meta, label);
-      await trx
-        .updateTable('notes')
-        .set({ name: noteName(run, n.name), description: str(p.description), meta: JSON.stringify(meta), note_type_id: typeId, start_date: start, end_date: end, updated_at: nowIso() })
-        .where('id', '=', match)
-        .execute();
-      await setTags(trx, NOTE_TAGS, match, tags, true);
-      await trx.deleteFrom('note_blocks').where('note_id', '=', match).execute();
-      await blocks.insert(trx, match, p.blocks, label);
+      await checkImportedMeta(run, tx, NOTE_CARRIER, typeId, meta, label);
+      await repo.updateNote(match, { name: noteName(run, n.name), description: str(p.description), meta: JSON.stringify(meta), note_type_id: typeId, start_date: start, end_date: end, updated_at: nowIso() });
+      await repo.setTags('note', match, tags, true);
+      await repo.deleteBlocks(match);
+      await blocks.insert(repo, match, p.blocks, label);
     }
   } else {
-    await checkImportedMeta(run, trx, NOTE_CARRIER, typeId, meta, label);
-    const row = await trx
-      .insertInto('notes')
-      .values({
-        ...run.stamp(p),
-        guid: await run.guidFor(trx, 'notes', p.guid),
-        name: noteName(run, n.name),
-        description: str(p.description),
-        meta: JSON.stringify(meta),
-        owner_id: owner.id,
-        note_type_id: typeId,
-        start_date: start,
-        end_date: end,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    noteId = row.id;
-    await setTags(trx, NOTE_TAGS, noteId, tags);
-    await blocks.insert(trx, noteId, p.blocks, label);
+    await checkImportedMeta(run, tx, NOTE_CARRIER, typeId, meta, label);
+    noteId = await repo.insertNote({
+      ...run.stamp(p),
+      guid: await run.guidFor(repo, 'notes', p.guid),
+      name: noteName(run, n.name),
+      description: str(p.description),
+      meta: JSON.stringify(meta),
+      owner_id: owner.id,
+      note_type_id: typeId,
+      start_date: start,
+      end_date: end,
+    });
+    await repo.setTags('note', noteId, tags);
+    await blocks.insert(repo, noteId, p.blocks, label);
     run.result.created_notes++;
     run.result.created_note_ids.push(noteId);
   }
-  await mirrorDescription(trx, noteId);
+  await run.deps.blocks.mirrorDescription(tx, noteId);
   run.notes.set(n.id, { id: noteId, touched: true });
   queueLinks(run, n.id, p);
 }
@@ -232,13 +215,13 @@ export async function applyNotes(run: ApplyRun): Promise<void> {
   const list = run.index.notes;
   const guids = new Map<string, number>();
   const wanted = [...new Set(list.map((n) => n.guid).filter((g): g is string => g !== null))];
-  for (const s of slices(wanted)) for (const row of await run.db.selectFrom('notes').select(['id', 'guid']).where('guid', 'in', s).execute()) guids.set(row.guid!, row.id);
+  for (const row of await run.repo.idsByGuid('notes', wanted)) guids.set(row.guid!, row.id);
   const blocks = new BlockImporter(run);
   let done = 0;
   for (const batch of slices(list, BATCH)) {
     run.checkCancelled();
-    await run.db.transaction().execute(async (trx) => {
-      for (const n of batch) await applyOne(run, trx, blocks, n, guids);
+    await run.transactor.run(async (tx) => {
+      for (const n of batch) await applyOne(run, tx, blocks, n, guids);
     });
     done += batch.length;
     run.advance(batch.length);

@@ -10,7 +10,7 @@
 // The duplicate check runs under the same per-hash lock uploads use.
 import { copyFile, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Transaction } from 'kysely';
+import type { Tx } from '../../../core/db/repository.js';
 import { nowIso, parseJson } from '../../../core/db/values.js';
 import { SNIFF_BYTES, contentLocation } from '../../../core/storage/file-store.js';
 import { bareMime, extensionFor, sniffMime } from '../../../core/storage/sniff.js';
@@ -18,14 +18,14 @@ import { validName } from '../../common/names.js';
 import type { Database } from '../../schema/database.js';
 import { editMemberMeta, joinSeries } from '../../resources/series-meta.js';
 import { trimName } from '../../resources/ingest.js';
-import { slices } from '../../archive/batches.js';
 import { blobHash } from '../../archive/format.js';
 import type { ResourceEntry } from '../archive-index.js';
 import { int, isObj, obj, str, strList, strOrNull, timestamp, type Obj } from '../fields.js';
-import { RESOURCE_TAGS, checkImportedMeta, mergedMeta, setTags } from './rows.js';
+import type { ImportResourceRepository } from './resources.repository.js';
+import { checkImportedMeta, mergedMeta } from './rows.js';
 import type { ApplyRun } from './run.js';
 
-type Trx = Transaction<Database>;
+type Trx = Tx<Database>;
 const RESOURCE_CARRIER = { table: 'resource_categories', column: 'resource_category_id', label: 'resource category' } as const;
 
 interface FileRef {
@@ -62,10 +62,8 @@ async function head(path: string): Promise<Buffer> {
 
 /** Where the bytes of `hash` come from: this library, the archive, or nowhere. */
 async function fileFor(run: ApplyRun, hash: string, claimedType: string): Promise<FileRef> {
-  const db = run.db;
-  const local =
-    (await db.selectFrom('resources').select(['location', 'storage_location', 'content_type']).where('hash', '=', hash).orderBy('id').executeTakeFirst()) ??
-    (await db.selectFrom('resource_versions').select(['location', 'storage_location', 'content_type']).where('hash', '=', hash).orderBy('id').executeTakeFirst());
+  const files = run.deps.resourceRepo;
+  const local = (await files.withHash(hash)) ?? (await files.versionWithHash(hash));
   if (local) return { location: local.location, storage: local.storage_location, mime: local.content_type, staged: null, missing: false };
   const staged = run.blobFile(hash);
   if (staged) {
@@ -98,7 +96,7 @@ function versionsOf(p: Obj): VersionIn[] {
 }
 
 /** The series of an export id: reused by slug, or created from the archive on first use. */
-async function seriesFor(run: ApplyRun, trx: Trx, ref: string | null): Promise<number | null> {
+async function seriesFor(run: ApplyRun, repo: ImportResourceRepository, ref: string | null): Promise<number | null> {
   if (ref === null) return null;
   const known = run.series.get(ref);
   if (known !== undefined) return known;
@@ -112,26 +110,20 @@ async function seriesFor(run: ApplyRun, trx: Trx, ref: string | null): Promise<n
     run.warn(`series "${entry.name.slice(0, 80)}" has an invalid slug; its resources were imported without it`);
     return null;
   }
-  const inserted = await trx
-    .insertInto('series')
-    .values({ ...run.stamp(p), name: entry.name.trim() || slug, slug, meta: JSON.stringify(obj(p.meta)) })
-    .onConflict((oc) => oc.column('slug').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  const row = inserted ?? (await trx.selectFrom('series').select('id').where('slug', '=', slug).executeTakeFirstOrThrow());
-  if (inserted) run.result.created_series++;
+  const inserted = await repo.insertSeries({ ...run.stamp(p), name: entry.name.trim() || slug, slug, meta: JSON.stringify(obj(p.meta)) });
+  const id = inserted ?? (await repo.seriesIdOf(slug));
+  if (inserted !== undefined) run.result.created_series++;
   else run.result.reused_series++;
-  run.series.set(ref, row.id);
-  return row.id;
+  run.series.set(ref, id);
+  return id;
 }
 
 /** Meta columns of a series member whose effective meta should be `meta`. */
-async function memberMeta(trx: Trx, seriesId: number, meta: Obj): Promise<{ meta: string; own_meta: string }> {
-  const s = await trx.selectFrom('series').select('meta').where('id', '=', seriesId).executeTakeFirstOrThrow();
-  const shared = parseJson<Obj>(s.meta, {});
+async function memberMeta(repo: ImportResourceRepository, tx: Trx, seriesId: number, meta: Obj): Promise<{ meta: string; own_meta: string }> {
+  const shared = parseJson<Obj>(await repo.seriesMeta(seriesId), {});
   // An empty series takes its first member's meta (the upload rule); otherwise the member keeps
   // exactly its effective meta, series keys it lacks becoming null overrides.
-  return Object.keys(shared).length === 0 ? joinSeries(trx, seriesId, meta) : editMemberMeta(trx, seriesId, meta);
+  return Object.keys(shared).length === 0 ? joinSeries(tx, seriesId, meta) : editMemberMeta(tx, seriesId, meta);
 }
 
 async function copyPreviews(run: ApplyRun, p: Obj, resourceId: number, hash: string): Promise<void> {
@@ -174,77 +166,71 @@ async function createResource(run: ApplyRun, r: ResourceEntry, p: Obj, ownerId: 
   const fileSize = Math.max(0, int(p.file_size, 0));
   const mime = current.missing ? current.mime : current.mime || claimed;
   const label = `resource "${r.name.slice(0, 80)}"`;
-  const id = await run.db.transaction().execute(async (trx) => {
-    const seriesId = await seriesFor(run, trx, r.seriesRef);
-    const metaCols = seriesId !== null ? await memberMeta(trx, seriesId, meta) : { meta: JSON.stringify(meta), own_meta: '{}' };
-    const categoryId = run.vocabId('resource_categories', r.categoryRef, r.categoryName) ?? (await ingest.categoryFor(trx, {}, { contentType: mime, fileSize, width, height }));
-    await checkImportedMeta(run, trx, RESOURCE_CARRIER, categoryId, parseJson<Obj>(metaCols.meta, {}), label);
+  const id = await run.transactor.run(async (tx) => {
+    const repo = run.deps.resourceRepo.in(tx);
+    const rows = run.repo.in(tx);
+    const seriesId = await seriesFor(run, repo, r.seriesRef);
+    const metaCols = seriesId !== null ? await memberMeta(repo, tx, seriesId, meta) : { meta: JSON.stringify(meta), own_meta: '{}' };
+    const categoryId = run.vocabId('resource_categories', r.categoryRef, r.categoryName) ?? (await ingest.categoryFor(tx, {}, { contentType: mime, fileSize, width, height }));
+    await checkImportedMeta(run, tx, RESOURCE_CARRIER, categoryId, parseJson<Obj>(metaCols.meta, {}), label);
     const stamp = run.stamp(p);
-    const row = await trx
-      .insertInto('resources')
-      .values({
-        ...stamp,
-        guid: await run.guidFor(trx, 'resources', p.guid),
-        name: resourceName(run, r.name, r.hash),
-        original_name: str(p.original_name),
-        original_location: str(p.original_location),
-        hash: r.hash,
-        hash_type: 'SHA1',
-        location: current.location,
-        storage_location: current.storage,
-        description: str(p.description),
-        ...metaCols,
-        width,
-        height,
-        file_size: fileSize,
-        category: str(p.category),
-        content_type: mime,
-        content_category: str(p.content_category) || bareMime(mime).split('/')[0],
-        resource_category_id: categoryId,
-        series_id: seriesId,
-        owner_id: ownerId,
-        current_version_id: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const resourceId = await repo.insertResource({
+      ...stamp,
+      guid: await run.guidFor(rows, 'resources', p.guid),
+      name: resourceName(run, r.name, r.hash),
+      original_name: str(p.original_name),
+      original_location: str(p.original_location),
+      hash: r.hash,
+      hash_type: 'SHA1',
+      location: current.location,
+      storage_location: current.storage,
+      description: str(p.description),
+      ...metaCols,
+      width,
+      height,
+      file_size: fileSize,
+      category: str(p.category),
+      content_type: mime,
+      content_category: str(p.content_category) || bareMime(mime).split('/')[0],
+      resource_category_id: categoryId,
+      series_id: seriesId,
+      owner_id: ownerId,
+      current_version_id: null,
+    });
     const wanted = versions.length
       ? versions
       : [{ exportId: null, number: 1, hash: r.hash, size: fileSize, mime, width, height, comment: 'Original', createdAt: stamp.created_at }];
     let currentVersion: number | null = null;
     for (const v of wanted) {
       const f = files.get(v.hash)!;
-      const inserted = await trx
-        .insertInto('resource_versions')
-        .values({
-          created_at: v.createdAt ?? stamp.created_at,
-          updated_at: v.createdAt ?? stamp.created_at,
-          created_by_user_id: stamp.created_by_user_id,
-          resource_id: row.id,
-          version_number: v.number,
-          hash: v.hash,
-          hash_type: 'SHA1',
-          file_size: v.size,
-          content_type: f.missing ? v.mime || f.mime : f.mime,
-          width: v.width,
-          height: v.height,
-          location: f.location,
-          storage_location: f.storage,
-          comment: v.comment,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (v.exportId !== null && v.exportId === strOrNull(p.current_version_ref)) currentVersion = inserted.id;
-      else if (currentVersion === null && v === wanted[wanted.length - 1]) currentVersion = inserted.id;
+      const versionId = await repo.insertVersion({
+        created_at: v.createdAt ?? stamp.created_at,
+        updated_at: v.createdAt ?? stamp.created_at,
+        created_by_user_id: stamp.created_by_user_id,
+        resource_id: resourceId,
+        version_number: v.number,
+        hash: v.hash,
+        hash_type: 'SHA1',
+        file_size: v.size,
+        content_type: f.missing ? v.mime || f.mime : f.mime,
+        width: v.width,
+        height: v.height,
+        location: f.location,
+        storage_location: f.storage,
+        comment: v.comment,
+      });
+      if (v.exportId !== null && v.exportId === strOrNull(p.current_version_ref)) currentVersion = versionId;
+      else if (currentVersion === null && v === wanted[wanted.length - 1]) currentVersion = versionId;
     }
-    await trx.updateTable('resources').set({ current_version_id: currentVersion }).where('id', '=', row.id).execute();
-    await setTags(trx, RESOURCE_TAGS, row.id, tags);
+    await repo.updateResource(resourceId, { current_version_id: currentVersion });
+    await rows.setTags('resource', resourceId, tags);
     // The files reach their place last, when every row is in (the upload rule).
     for (const [hash, f] of files) {
       if (!f.staged) continue;
       const size = versions.find((v) => v.hash === hash)?.size ?? fileSize;
       await ctx.fs.main.place({ tempPath: f.staged, sha1: hash, size, head: Buffer.alloc(0) }, f.location);
     }
-    return row.id;
+    return resourceId;
   });
   run.result.created_versions += versions.length;
   run.result.created_resources++;
@@ -263,27 +249,24 @@ async function existingByGuid(run: ApplyRun, r: ResourceEntry, p: Obj, id: numbe
   }
   const meta = obj(p.meta);
   const categoryId = run.vocabId('resource_categories', r.categoryRef, r.categoryName);
-  await run.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  await run.transactor.run(async (tx) => {
+    const repo = run.deps.resourceRepo.in(tx);
+    const row = await repo.resource(id);
     const replace = run.d.guidPolicy === 'replace';
     const wantedMeta = replace ? meta : mergedMeta(row.meta, meta);
-    const metaCols = row.series_id !== null ? await editMemberMeta(trx, row.series_id, wantedMeta) : { meta: JSON.stringify(wantedMeta), own_meta: '{}' };
+    const metaCols = row.series_id !== null ? await editMemberMeta(tx, row.series_id, wantedMeta) : { meta: JSON.stringify(wantedMeta), own_meta: '{}' };
     const text = (field: 'description' | 'original_name' | 'original_location') => (replace ? str(p[field]) : row[field] || str(p[field]));
-    await trx
-      .updateTable('resources')
-      .set({
-        name: replace ? resourceName(run, r.name, row.name) : row.name,
-        description: text('description'),
-        original_name: text('original_name'),
-        original_location: text('original_location'),
-        category: replace ? str(p.category) : row.category || str(p.category),
-        resource_category_id: replace && categoryId !== null ? categoryId : row.resource_category_id,
-        ...metaCols,
-        updated_at: nowIso(),
-      })
-      .where('id', '=', id)
-      .execute();
-    await setTags(trx, RESOURCE_TAGS, id, tags, replace);
+    await repo.updateResource(id, {
+      name: replace ? resourceName(run, r.name, row.name) : row.name,
+      description: text('description'),
+      original_name: text('original_name'),
+      original_location: text('original_location'),
+      category: replace ? str(p.category) : row.category || str(p.category),
+      resource_category_id: replace && categoryId !== null ? categoryId : row.resource_category_id,
+      ...metaCols,
+      updated_at: nowIso(),
+    });
+    await run.repo.in(tx).setTags('resource', id, tags, replace);
     if (replace && row.hash !== r.hash) run.warn(`resource "${row.name.slice(0, 80)}" (#${id}) was replaced from the archive, but its file was kept (the archive has other bytes)`);
   });
   if (run.d.guidPolicy === 'merge') run.result.merged_resources++;
@@ -309,7 +292,7 @@ async function applyOne(run: ApplyRun, r: ResourceEntry, guids: Map<string, numb
     await existingByGuid(run, r, p, match, tags);
   } else {
     await run.deps.resources.ctx.hashLock.with(r.hash, async () => {
-      const existing = await run.db.selectFrom('resources').select(['id', 'location', 'storage_location', 'content_type']).where('hash', '=', r.hash).orderBy('id').executeTakeFirst();
+      const existing = await run.deps.resourceRepo.withHash(r.hash);
       if (existing && run.d.hashPolicy === 'skip') {
         run.result.skipped_by_hash++;
         run.resources.set(r.id, { id: existing.id, touched: false });
@@ -326,7 +309,7 @@ export async function applyResources(run: ApplyRun): Promise<void> {
   const list = run.index.resources;
   const guids = new Map<string, number>();
   const wanted = [...new Set(list.map((r) => r.guid).filter((g): g is string => g !== null))];
-  for (const s of slices(wanted)) for (const row of await run.db.selectFrom('resources').select(['id', 'guid']).where('guid', 'in', s).execute()) guids.set(row.guid!, row.id);
+  for (const row of await run.repo.idsByGuid('resources', wanted)) guids.set(row.guid!, row.id);
   for (const [i, r] of list.entries()) {
     run.checkCancelled();
     await applyOne(run, r, guids);
@@ -338,8 +321,7 @@ export async function applyResources(run: ApplyRun): Promise<void> {
 /** Phase "resolving series": series whose slug exists here are reused; others are created on first use. */
 export async function resolveExistingSeries(run: ApplyRun): Promise<void> {
   const slugs = run.index.series.map((s) => s.slug);
-  const local = new Map<string, number>();
-  for (const s of slices(slugs)) for (const row of await run.db.selectFrom('series').select(['id', 'slug']).where('slug', 'in', s).execute()) local.set(row.slug, row.id);
+  const local = new Map((await run.deps.resourceRepo.seriesBySlug(slugs)).map((row) => [row.slug, row.id]));
   for (const s of run.index.series) {
     const id = local.get(s.slug);
     if (id === undefined) continue;

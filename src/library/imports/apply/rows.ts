@@ -1,23 +1,8 @@
-// Small writes shared by the group, note and resource phases.
+// Rules shared by the group, note and resource phases.
+import type { Tx } from '../../../core/db/repository.js';
 import { checkCarrierMeta, type CarrierRef } from '../../common/content.js';
-import type { ApplyRun, Db } from './run.js';
-
-type TagJoin = { table: 'group_tags'; col: 'group_id' } | { table: 'note_tags'; col: 'note_id' } | { table: 'resource_tags'; col: 'resource_id' };
-
-export const GROUP_TAGS: TagJoin = { table: 'group_tags', col: 'group_id' };
-export const NOTE_TAGS: TagJoin = { table: 'note_tags', col: 'note_id' };
-export const RESOURCE_TAGS: TagJoin = { table: 'resource_tags', col: 'resource_id' };
-
-/** Adds tags (skipping ones already there); `replace` removes the others first. */
-export async function setTags(db: Db, join: TagJoin, id: number, tagIds: number[], replace = false): Promise<void> {
-  if (replace) await db.deleteFrom(join.table).where(join.col as 'group_id', '=', id).execute();
-  if (tagIds.length === 0) return;
-  await db
-    .insertInto(join.table as 'group_tags')
-    .values(tagIds.map((tag_id) => ({ [join.col]: id, tag_id }) as { group_id: number; tag_id: number }))
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-}
+import type { Database } from '../../schema/database.js';
+import type { ApplyRun } from './run.js';
 
 /** Merge policy for meta: the existing values win, keys only the archive has are added. */
 export function mergedMeta(existing: string, incoming: Record<string, unknown>): Record<string, unknown> {
@@ -32,9 +17,9 @@ export function mergedMeta(existing: string, incoming: Record<string, unknown>):
 }
 
 /** Imported meta is kept even when the carrier's MetaSchema disagrees; the plan's user hears of it. */
-export async function checkImportedMeta(run: ApplyRun, db: Db, carrier: CarrierRef, carrierId: number | null, meta: Record<string, unknown>, what: string): Promise<void> {
+export async function checkImportedMeta(run: ApplyRun, tx: Tx<Database>, carrier: CarrierRef, carrierId: number | null, meta: Record<string, unknown>, what: string): Promise<void> {
   try {
-    await checkCarrierMeta(db, carrier, carrierId, meta);
+    await checkCarrierMeta(tx, carrier, carrierId, meta);
   } catch (e) {
     run.warn(`${what}: meta does not match the ${carrier.label}'s MetaSchema (${(e as Error).message}); imported as it was`);
   }

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Transactor } from '../../../core/db/repository.js';
 import type { JobContext } from '../../../core/jobs/queue.js';
 import type { Actor } from '../../auth/principal.js';
-import type { Library } from '../../context.js';
-import type { Database, LibraryDb } from '../../schema/database.js';
-import type { Kysely, Transaction } from 'kysely';
+import type { BlockService } from '../../blocks/service.js';
+import type { Database } from '../../schema/database.js';
 import type { ResourceContext } from '../../resources/context.js';
 import type { IngestService } from '../../resources/ingest.js';
 import type { SchemaKind, TagRef } from '../../archive/format.js';
@@ -16,8 +16,10 @@ import type { ArchiveIndex } from '../archive-index.js';
 import type { Decisions } from '../decisions.js';
 import { isObj, timestamp, type Obj } from '../fields.js';
 import { relationKey, resolvers, type KeyResolver, type Plan } from '../plan.js';
+import type { GuidTable, ImportApplyRepository, LinkTable } from './repository.js';
+import type { ImportResourceRepository } from './resources.repository.js';
 
-export type Db = Kysely<Database> | Transaction<Database>;
+export type { LinkTable };
 
 export interface ImportResult {
   created_categories: number;
@@ -93,8 +95,6 @@ export interface Resolved {
   touched: boolean;
 }
 
-export type LinkTable = 'group_related_groups' | 'groups_related_resources' | 'groups_related_notes' | 'resource_notes';
-
 /** A link between two archive entities (or an entity and a local row), made in the last phase. */
 export interface PendingLink {
   table: LinkTable;
@@ -111,8 +111,13 @@ export interface PendingRelation {
 }
 
 export interface ApplyDeps {
-  lib: Library;
+  repo: ImportApplyRepository;
+  resourceRepo: ImportResourceRepository;
+  transactor: Transactor<Database>;
+  /** Keeps an imported note's description in step with its first text block. */
+  blocks: Pick<BlockService, 'mirrorDescription'>;
   resources: { ctx: ResourceContext; ingest: IngestService };
+  /** The staged import's folder. */
   dir: string;
 }
 
@@ -145,8 +150,12 @@ export class ApplyRun {
     this.expandExcluded();
   }
 
-  get db(): LibraryDb {
-    return this.deps.lib.db;
+  get repo(): ImportApplyRepository {
+    return this.deps.repo;
+  }
+
+  get transactor(): Transactor<Database> {
+    return this.deps.transactor;
   }
 
   warn(message: string): void {
@@ -233,12 +242,9 @@ export class ApplyRun {
     return { created_at: created, updated_at: timestamp(p.updated_at) ?? created, created_by_user_id: this.actor.principal.userId };
   }
 
-  /** The archive's GUID when this library does not use it yet, else a new one. */
-  async guidFor(db: Db, table: 'groups' | 'notes' | 'resources' | 'tags' | 'categories' | 'note_types' | 'resource_categories' | 'group_relation_types', guid: unknown): Promise<string> {
-    if (typeof guid === 'string' && /^[0-9A-Za-z-]{1,36}$/.test(guid)) {
-      const taken = await db.selectFrom(table).select('id').where('guid', '=', guid).executeTakeFirst();
-      if (!taken) return guid;
-    }
+  /** The archive's GUID when this library does not use it yet, else a new one (`repo` may be bound to a transaction). */
+  async guidFor(repo: ImportApplyRepository, table: GuidTable, guid: unknown): Promise<string> {
+    if (typeof guid === 'string' && /^[0-9A-Za-z-]{1,36}$/.test(guid) && !(await repo.guidTaken(table, guid))) return guid;
     // A content row without its archive GUID would not be recognised by a second run.
     if (table === 'groups' || table === 'notes' || table === 'resources') this.result.retry_safe = false;
     return randomUUID();

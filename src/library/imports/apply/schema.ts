@@ -9,7 +9,8 @@ import { parseAutoDetectRules } from '../../resources/auto-detect.js';
 import { CARRIER_TEXT_COLUMNS, SCHEMA_KINDS, type SchemaKind } from '../../archive/format.js';
 import { bool, isObj, obj, str, strOrNull, type Obj } from '../fields.js';
 import type { MappingEntry } from '../plan.js';
-import type { ApplyRun, Db } from './run.js';
+import type { ImportApplyRepository } from './repository.js';
+import type { ApplyRun } from './run.js';
 
 const COUNTER: Record<SchemaKind, 'created_categories' | 'created_note_types' | 'created_resource_categories' | 'created_tags' | 'created_grts'> = {
   categories: 'created_categories',
@@ -20,10 +21,10 @@ const COUNTER: Record<SchemaKind, 'created_categories' | 'created_note_types' | 
 };
 
 /** A free name: the wanted one, or "name (2)", "name (3)" … for unique-name tables. */
-async function freeName(db: Db, table: 'categories' | 'resource_categories' | 'tags', wanted: string): Promise<string> {
+async function freeName(repo: ImportApplyRepository, table: 'categories' | 'resource_categories' | 'tags', wanted: string): Promise<string> {
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? wanted : `${wanted} (${n})`;
-    if (!(await db.selectFrom(table).select('id').where('name', '=', name).executeTakeFirst())) return name;
+    if (!(await repo.nameTaken(table, name))) return name;
   }
   return `${wanted} (${Date.now()})`;
 }
@@ -68,15 +69,14 @@ function carrierColumns(run: ApplyRun, kind: 'categories' | 'note_types' | 'reso
   return cols;
 }
 
-async function create(run: ApplyRun, trx: Db, kind: SchemaKind, m: MappingEntry, p: Obj | undefined, renameTo: string | null): Promise<number | null> {
+async function create(run: ApplyRun, repo: ImportApplyRepository, kind: SchemaKind, m: MappingEntry, p: Obj | undefined, renameTo: string | null): Promise<number | null> {
   const payload = p ?? {};
   let name = safeName(run, renameTo ?? m.name, kind.replace(/_/g, ' ').replace(/s$/, ''));
-  const stamp = { ...run.stamp(payload), guid: await run.guidFor(trx, kind, payload.guid) };
+  const stamp = { ...run.stamp(payload), guid: await run.guidFor(repo, kind, payload.guid) };
   if (kind === 'tags') {
-    name = await freeName(trx, 'tags', name);
+    name = await freeName(repo, 'tags', name);
     const meta = obj(payload.meta);
-    const row = await trx.insertInto('tags').values({ ...stamp, name, description: str(payload.description), meta: JSON.stringify(meta) }).returning('id').executeTakeFirstOrThrow();
-    return row.id;
+    return repo.insertTag({ ...stamp, name, description: str(payload.description), meta: JSON.stringify(meta) });
   }
   if (kind === 'group_relation_types') {
     const from = run.vocabId('categories', strOrNull(payload.from_category_ref), m.from_category_name ?? null);
@@ -85,26 +85,16 @@ async function create(run: ApplyRun, trx: Db, kind: SchemaKind, m: MappingEntry,
       run.warn(`relation type "${m.name}" was not created: its categories are not in this library`);
       return null;
     }
-    const existing = await trx.selectFrom('group_relation_types').select('id').where('name', '=', name).where('from_category_id', '=', from).where('to_category_id', '=', to).executeTakeFirst();
-    if (existing) {
+    const existing = await repo.relationTypeBetween(name, from, to);
+    if (existing !== undefined) {
       run.warn(`relation type "${name}" already exists between these categories; it was used instead of a new one`);
-      return existing.id;
+      return existing;
     }
-    const row = await trx
-      .insertInto('group_relation_types')
-      .values({ ...stamp, name, description: str(payload.description), from_category_id: from, to_category_id: to, back_relation_id: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return repo.insertRelationType({ ...stamp, name, description: str(payload.description), from_category_id: from, to_category_id: to, back_relation_id: null });
   }
-  if (kind !== 'note_types') name = await freeName(trx, kind, name);
+  if (kind !== 'note_types') name = await freeName(repo, kind, name);
   if (name !== (renameTo ?? m.name)) run.warn(`${kind.replace(/_/g, ' ')} "${m.name}" was created as "${name}" because the name is taken`);
-  const row = await trx
-    .insertInto(kind as 'categories')
-    .values({ ...stamp, name, ...carrierColumns(run, kind, payload, name) } as never)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return repo.insertCarrier(kind, { ...stamp, name, ...carrierColumns(run, kind, payload, name) });
 }
 
 export async function applySchema(run: ApplyRun): Promise<void> {
@@ -112,7 +102,8 @@ export async function applySchema(run: ApplyRun): Promise<void> {
     const payloads = await run.schemaPayloads(kind);
     const entries = run.plan.mappings[kind];
     const created = new Map<string, number>();
-    await run.db.transaction().execute(async (trx) => {
+    await run.transactor.run(async (tx) => {
+      const repo = run.repo.in(tx);
       for (const [i, m] of entries.entries()) {
         run.job.phase('resolving schema definitions', i, entries.length);
         const dec = run.d.mappings[m.decision_key];
@@ -124,20 +115,20 @@ export async function applySchema(run: ApplyRun): Promise<void> {
           run.vocab.set(m.decision_key, dec.destinationId);
           continue;
         }
-        const id = await create(run, trx, kind, m, m.source_export_id ? payloads.get(m.source_export_id) : undefined, dec.renameTo);
+        const id = await create(run, repo, kind, m, m.source_export_id ? payloads.get(m.source_export_id) : undefined, dec.renameTo);
         run.vocab.set(m.decision_key, id);
         if (id !== null) {
           run.result[COUNTER[kind]]++;
           if (m.source_export_id) created.set(m.source_export_id, id);
         }
       }
-      if (kind === 'group_relation_types') await pairBackRelations(run, trx, payloads, created);
+      if (kind === 'group_relation_types') await pairBackRelations(run, repo, payloads, created);
     });
   }
 }
 
 /** Created types point at their back relation when the archive paired them and it was imported. */
-async function pairBackRelations(run: ApplyRun, trx: Db, payloads: Map<string, Obj>, created: Map<string, number>): Promise<void> {
+async function pairBackRelations(run: ApplyRun, repo: ImportApplyRepository, payloads: Map<string, Obj>, created: Map<string, number>): Promise<void> {
   const byExportId = new Map(run.plan.mappings.group_relation_types.filter((m) => m.source_export_id).map((m) => [m.source_export_id!, m.decision_key]));
   for (const [exportId, id] of created) {
     const back = strOrNull(payloads.get(exportId)?.back_relation_ref);
@@ -145,6 +136,6 @@ async function pairBackRelations(run: ApplyRun, trx: Db, payloads: Map<string, O
     const key = byExportId.get(back);
     const backId = key ? run.vocab.get(key) : null;
     if (backId === null || backId === undefined) continue;
-    await trx.updateTable('group_relation_types').set({ back_relation_id: backId }).where('id', '=', id).execute();
+    await repo.setBackRelation(id, backId);
   }
 }

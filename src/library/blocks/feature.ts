@@ -1,0 +1,24 @@
+// Wires note blocks: the block repository and rules, what showing blocks needs (gallery
+// resources, referenced groups, query-backed tables), calendar events, and the API routes.
+import type { FeatureHost } from '../context.js';
+import { CalendarService } from './calendar/events.js';
+import { BlockRepository } from './repository.js';
+import { registerBlockRoutes } from './routes.js';
+import { BlockService } from './service.js';
+import type { SavedQueryRunner } from './table.js';
+import { BlockViewRepository } from './view.repository.js';
+import { BlockViews } from './view.js';
+
+export interface BlockFeatureDeps {
+  /** Runs the saved query behind a table block. */
+  queries: SavedQueryRunner;
+}
+
+export function blocksFeature({ routes, lib }: FeatureHost, deps: BlockFeatureDeps) {
+  const service = new BlockService(new BlockRepository(lib.db, lib.dialect), lib);
+  const viewRepo = new BlockViewRepository(lib.db, lib.dialect);
+  const views = new BlockViews(viewRepo, deps.queries);
+  const calendars = new CalendarService(viewRepo, lib.config);
+  registerBlockRoutes(routes, service, calendars, deps.queries);
+  return { service, views, calendars };
+}

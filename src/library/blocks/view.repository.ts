@@ -1,0 +1,30 @@
+// What showing blocks reads besides the blocks themselves: the resources of gallery blocks, the
+// groups of reference blocks (with their category's name) and the stored file of a calendar
+// block's resource source. One statement per kind for a whole note.
+import type { Selectable } from 'kysely';
+import { Repository } from '../../core/db/repository.js';
+import type { Database, ResourceTable } from '../schema/database.js';
+
+export type StoredFileRow = Pick<Selectable<ResourceTable>, 'id' | 'hash' | 'location' | 'storage_location'>;
+
+export class BlockViewRepository extends Repository<Database> {
+  async galleryResources(ids: readonly number[]): Promise<Pick<Selectable<ResourceTable>, 'id' | 'name' | 'hash' | 'content_type'>[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('resources').select(['id', 'name', 'hash', 'content_type']).where('id', 'in', [...ids]).execute();
+  }
+
+  async referencedGroups(ids: readonly number[]): Promise<{ id: number; name: string; description: string; category: string | null }[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('groups')
+      .leftJoin('categories', 'categories.id', 'groups.category_id')
+      .select(['groups.id', 'groups.name', 'groups.description', 'categories.name as category'])
+      .where('groups.id', 'in', [...ids])
+      .execute();
+  }
+
+  /** Where a resource's file is stored (calendar blocks reading an .ics resource). */
+  async storedFile(resourceId: number): Promise<StoredFileRow | undefined> {
+    return this.db.selectFrom('resources').select(['id', 'hash', 'location', 'storage_location']).where('id', '=', resourceId).executeTakeFirst();
+  }
+}

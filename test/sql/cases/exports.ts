@@ -1,0 +1,42 @@
+// Representative calls of every group export statement (see ../snapshots.test.ts).
+import { ExportRepository } from '../../../src/library/exports/repository.js';
+import { sqlCases } from '../capture.js';
+
+export default [
+  sqlCases(ExportRepository, [
+    ['scopeTree', (r) => r.scopeTree(3)],
+    ['subtree', (r) => r.subtree([1, 2])],
+    ['groupItems', (r) => r.groupItems([1, 2])],
+    ['groupNames', (r) => r.groupNames([1])],
+    ['groupNames (none)', (r) => r.groupNames([])],
+    ['ownedNotes', (r) => r.ownedNotes([1, 2])],
+    ['ownedResources', (r) => r.ownedResources([1, 2])],
+    ['seriesItems', (r) => r.seriesItems([4])],
+    ['seriesMembers', (r) => r.seriesMembers([4])],
+    ['versions', (r) => r.versions([10, 11])],
+    ['relationTypesFrom', (r) => r.relationTypesFrom([1, 2])],
+    ['backRelations', (r) => r.backRelations([5])],
+    ['relationTypeItems', (r) => r.relationTypeItems([5, 6])],
+    ['vocabularyItems (note types)', (r) => r.vocabularyItems('note_types', [2])],
+    ['tagIdsOf (resources)', (r) => r.tagIdsOf('resource', [10, 11])],
+    ['ownedStubs (notes)', (r) => r.ownedStubs('notes', [20])],
+    ['relatedGroupsOf', (r) => r.relatedGroupsOf([1])],
+    ['groupResourcesOf', (r) => r.groupResourcesOf([1])],
+    ['groupNotesOf', (r) => r.groupNotesOf([1])],
+    ['noteResourcesOf', (r) => r.noteResourcesOf([20])],
+    ['noteGroupsOf', (r) => r.noteGroupsOf([20])],
+    ['resourceGroupsOf', (r) => r.resourceGroupsOf([10])],
+    ['resourceNotesOf', (r) => r.resourceNotesOf([10])],
+    ['relationsFrom', (r) => r.relationsFrom([1, 2])],
+    ['tagsOf (groups)', (r) => r.tagsOf('group', [1, 2])],
+    ['groups', (r) => r.groups([1, 2])],
+    ['notes', (r) => r.notes([20])],
+    ['blocks', (r) => r.blocks([20, 21])],
+    ['resources', (r) => r.resources([10])],
+    ['series', (r) => r.series([4])],
+    ['tags', (r) => r.tags([7])],
+    ['relationTypes', (r) => r.relationTypes([5])],
+    ['carriers (resource categories)', (r) => r.carriers('resource_categories', [1])],
+    ['names (saved queries)', (r) => r.names('queries', [3])],
+  ]),
+];

@@ -1,0 +1,111 @@
+-- ShareRepository.note
+SELECT
+  "id",
+  "name",
+  "share_token"
+FROM
+  "notes"
+WHERE
+  "id" = $1;
+-- params: [7]
+
+-- ShareRepository.shareOnce
+UPDATE "notes"
+SET
+  "share_token" = $1,
+  "share_created_at" = $2
+WHERE
+  "id" = $3
+  AND "share_token" IS NULL;
+-- params: ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","2024-01-01T00:00:00.000Z",7]
+
+SELECT
+  "share_token"
+FROM
+  "notes"
+WHERE
+  "id" = $1;
+-- params: [7]
+
+-- ShareRepository.unshare
+UPDATE "notes"
+SET
+  "share_token" = $1,
+  "share_created_at" = $2
+WHERE
+  "id" IN ($3, $4)
+  AND "share_token" IS NOT NULL;
+-- params: [null,null,7,8]
+
+-- ShareRepository.byToken
+SELECT
+  *
+FROM
+  "notes"
+WHERE
+  "share_token" = $1;
+-- params: ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]
+
+-- ShareRepository.sharedPage
+SELECT
+  "id",
+  "name",
+  "share_token",
+  "share_created_at"
+FROM
+  "notes"
+WHERE
+  "share_token" IS NOT NULL
+ORDER BY
+  "share_created_at" DESC,
+  "id" DESC
+LIMIT
+  $1
+OFFSET
+  $2;
+-- params: [50,0]
+
+-- ShareRepository.shareTemplate
+SELECT
+  "custom_header",
+  "custom_css",
+  "meta_schema",
+  "apply_templates_to_shares"
+FROM
+  "note_types"
+WHERE
+  "id" = $1;
+-- params: [3]
+
+-- ShareRepository.resourcesWithHash
+SELECT
+  "id",
+  "name",
+  "content_type",
+  "location",
+  "storage_location"
+FROM
+  "resources"
+WHERE
+  "hash" = $1;
+-- params: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
+
+-- ShareRepository.attached
+SELECT
+  "resource_id"
+FROM
+  "resource_notes"
+WHERE
+  "note_id" = $1
+  AND "resource_id" IN ($2, $3);
+-- params: [7,1,2]
+
+-- ShareRepository.galleryContents
+SELECT
+  "content"
+FROM
+  "note_blocks"
+WHERE
+  "note_id" = $1
+  AND "type" = $2;
+-- params: [7,"gallery"]
