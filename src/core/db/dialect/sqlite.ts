@@ -52,4 +52,11 @@ export const sqliteDialect: Dialect = {
   // json_extract hands back SQL values: JSON true/false compare as 1/0.
   jsonLiteral: (b, value) => b.p(typeof value === 'boolean' ? (value ? 1 : 0) : value),
   jsonTypeIs: (exprs, type) => `${exprs.rawType} IN (${TYPE_NAMES[type].map((t) => `'${t}'`).join(', ')})`,
+
+  matchesGlob: (b, expr, glob) => `${expr} GLOB ${b.p(glob)}`,
+  // Timestamps are ISO text here; julianday compares them as instants.
+  laterBy: (later, earlier, seconds) => `julianday(${later}) > julianday(${earlier}) + ${Number(seconds)}.0 / 86400`,
+  int64: (value) => BigInt.asIntN(64, value),
+  label: 'SQLITE',
+  singleFile: true,
 };
