@@ -135,7 +135,7 @@ export class MediaOps {
   async recalculateDimensions(actor: Actor, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badRequest('ID must list at least one resource');
-    const rows = await Promise.all(unique.map((id) => this.resources.require(id)));
+    const rows = await this.resources.named.requireAll(unique);
     const sizes = new Map<number, { width: number; height: number }>();
     for (const row of rows) {
       const mime = bareMime(row.content_type);

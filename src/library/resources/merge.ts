@@ -3,11 +3,10 @@
 // winner (with KeepAsVersion each loser's current file first becomes an older version), loser
 // meta is merged under the winner's plus a backups record, and the losers are deleted.
 import { nowIso, parseJson } from '../../core/db/values.js';
-import { badRequest, notFound } from '../../core/http/errors.js';
+import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { withChange } from '../common/changes.js';
 import type { ResourceContext } from './context.js';
-import type { ResourceRow } from './records.js';
 import type { ResourceRemoval } from './removal.js';
 import type { ResourceService } from './service.js';
 import type { ResourceStores } from './stores.js';
@@ -24,10 +23,8 @@ export class ResourceMerge {
     const losers = [...new Set(loserIds)];
     if (losers.length === 0) throw badRequest('Losers must list at least one resource');
     if (losers.includes(winnerId)) throw badRequest('the winner cannot also be a loser');
-    const winner = await this.stores.resources.find(winnerId);
-    if (!winner) throw notFound(`resource ${winnerId} not found`);
-    const loserRows = await this.stores.resources.findMany(losers);
-    if (loserRows.length !== losers.length) throw notFound('one of the losing resources does not exist');
+    const winner = await this.resources.require(winnerId);
+    const loserRows = await this.resources.named.requireAll(losers);
     const backups: Record<string, unknown> = {};
     for (const l of loserRows) backups[`resource_${l.id}`] = await this.resources.present(l);
 
@@ -87,7 +84,7 @@ export class ResourceMerge {
         return { id: winnerId, name: winner.name, message: `Merged resources ${losers.join(', ')} into ${winnerId}${keepAsVersion ? ' (kept as versions)' : ''}`, result: undefined };
       });
     });
-    for (const l of loserRows) await this.removal.backupFile(l as ResourceRow).catch(() => undefined);
+    for (const l of loserRows) await this.removal.backupFile(l).catch(() => undefined);
     await this.removal.removeUnusedFiles([...loserRows.map((r) => ({ location: r.location, storage: r.storage_location })), ...loserFiles]);
     for (const id of losers) await this.ctx.previews.clear(id);
   }

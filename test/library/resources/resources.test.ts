@@ -436,6 +436,17 @@ describe('edit, delete and bulk operations', () => {
     expect(existsSync(join(lib.dir, 'files', loser.Location))).toBe(true);
     expect((await lib.json('POST', '/v1/resources/merge', { Winner: winner.ID, Losers: [winner.ID] })).status).toBe(400);
   });
+
+  it('merge names the first resource that does not exist and changes nothing', async () => {
+    const winner = await one({});
+    const loser = await one({});
+    const missing = await lib.json<{ error: string }>('POST', '/v1/resources/merge', { Winner: winner.ID, Losers: [loser.ID, 987654] });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('resource 987654 not found');
+    expect((await lib.json('GET', `/v1/resource?id=${loser.ID}`)).status).toBe(200);
+    const noWinner = await lib.json<{ error: string }>('POST', '/v1/resources/merge', { Winner: 987655, Losers: [loser.ID] });
+    expect(noWinner.body).toEqual({ error: 'resource 987655 not found' });
+  });
 });
 
 describe('series and resource categories', () => {
