@@ -1,5 +1,6 @@
 // Resource rules besides creation: reads and lists, edit, delete, the bulk operations and
 // removal from a series (contract: Resources; companion §3, §11.2).
+import type { Tx } from '../../core/db/repository.js';
 import { parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
@@ -9,6 +10,7 @@ import { NamedEntities } from '../common/named.js';
 import type { TimeBucket } from '../common/named-repository.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { mrqlListFilter } from '../mrql/filter.js';
+import type { Database } from '../schema/database.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceListQuery } from './filters.js';
 import type { IngestService, ResourceWrite } from './ingest.js';
@@ -146,7 +148,7 @@ export class ResourceService {
   }
 
   /** Stores a new effective meta the series-aware way (mass edit, edit-meta); no timestamp. */
-  async writeMeta(trx: Parameters<ResourceStores['in']>[0], id: number, meta: Record<string, unknown>): Promise<void> {
+  async writeMeta(trx: Tx<Database>, id: number, meta: Record<string, unknown>): Promise<void> {
     const stores = this.deps.stores.in(trx);
     const row = await stores.resources.find(id);
     if (!row) throw new Error(`resource ${id} vanished during a meta edit`);
