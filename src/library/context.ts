@@ -10,7 +10,6 @@ import type { ReadonlyRunner } from './queries/readonly.js';
 import type { AuditLog } from './audit/service.js';
 import type { RuntimeSettings } from './admin/settings.js';
 import type { JobQueue } from '../core/jobs/queue.js';
-import type { DownloadImporter } from './downloads/kind.js';
 
 export interface Library {
   db: LibraryDb;
@@ -28,8 +27,6 @@ export interface Library {
   settings: RuntimeSettings;
   /** Downloads, exports, imports and similarity recomputes share this queue. */
   jobs: JobQueue;
-  /** Turns a downloaded file into a resource; the resources feature provides it. */
-  importDownload?: DownloadImporter;
   /** When the process started (server stats). */
   startedAt: Date;
 }

@@ -4,25 +4,16 @@ import type { FeatureHost, Library } from './context.js';
 import type { LibraryRoutes } from './http/routes.js';
 import { layout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
-import { registerAuditRoutes } from './audit/routes.js';
-import { registerAuditPages } from './audit/pages.js';
+import { auditFeature } from './audit/feature.js';
 import { tagsFeature } from './tags/feature.js';
 import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
-import { registerDashboard } from './ui/dashboard.js';
+import { uiFeature } from './ui/feature.js';
 import type { DownloadHistory } from './downloads/history.js';
-import { DOWNLOAD, DownloadService } from './downloads/service.js';
-import { downloadKind, type DownloadImporter } from './downloads/kind.js';
-import { registerJobRoutes } from './jobs/routes.js';
-import { registerDownloadRoutes } from './downloads/routes.js';
-import { registerAdminRoutes } from './admin/routes.js';
-import { registerAdminPages } from './admin/pages.js';
-import { registerDownloadPages } from './downloads/pages.js';
-
-const unavailableImporter: DownloadImporter = async () => {
-  throw new Error('resource import is not available');
-};
+import { downloadJobsFeature, downloadsFeature } from './downloads/feature.js';
+import { jobsFeature } from './jobs/feature.js';
+import { adminFeature } from './admin/feature.js';
 import { RelationTypeService } from './relations/types.js';
 import { RelationService } from './relations/service.js';
 import { registerRelationRoutes } from './relations/routes.js';
@@ -41,7 +32,7 @@ import { CARRIERS } from './categories/kinds.js';
 import { CarrierService } from './categories/service.js';
 import { registerCarrierRoutes } from './categories/routes.js';
 import { registerCarrierPages } from './categories/pages.js';
-import { registerResourceFeature } from './resources/feature.js';
+import { resourcesFeature } from './resources/feature.js';
 import { NOTE_TYPE } from './categories/kinds.js';
 import { notesFeature } from './notes/feature.js';
 import { blocksFeature } from './blocks/feature.js';
@@ -62,15 +53,12 @@ export interface FeatureServers {
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): FeatureServers {
   const pageLayout = layout as Layout;
-  const audit = lib.audit;
-  audit.subscribe(lib.bus);
-  registerAuditRoutes(routes, audit);
-  registerAuditPages(app, pageLayout, audit);
-
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
+  auditFeature(host);
   const tags = tagsFeature(host);
   const mrql = mrqlFeature(host);
   searchFeature(host);
+  const ui = uiFeature(host);
 
   const groups = new GroupService(lib);
   registerGroupRoutes(routes, lib, groups);
@@ -101,25 +89,12 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   registerMetaKeyRoutes(routes, lib);
 
-  const downloads = new DownloadService(lib.jobs, history);
-  lib.jobs.registerKind(
-    DOWNLOAD,
-    downloadKind({
-      policy: lib.config.fetchPolicy,
-      settings: lib.settings,
-      ownerOf: (id) => lib.jobs.ownerOf(id),
-      importer: () => lib.importDownload ?? unavailableImporter,
-      onBlocked: (url, detail) =>
-        void audit.note({ level: 'warning', action: 'system', entityType: 'download', message: `refused to fetch ${url.slice(0, 500)}: private address`, details: { url, ...detail } }),
-    }),
-  );
-  registerJobRoutes(routes, lib.jobs, downloads);
-  registerDownloadRoutes(routes, downloads);
-  registerDownloadPages(app, pageLayout, downloads);
-  registerAdminRoutes(routes, lib);
-  registerAdminPages(app, pageLayout, lib);
+  const downloads = downloadsFeature(host, history);
+  jobsFeature(host, downloads.service);
+  adminFeature(host);
 
-  const resourceFeature = registerResourceFeature(app, routes, pageLayout, lib, downloads, mrql.shortcodes);
+  const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
+  downloadJobsFeature(host, resourceFeature.importDownload);
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
@@ -129,6 +104,5 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   notesFeature(host, { tags: tags.service, noteTypes: new CarrierService(lib, NOTE_TYPE), blocks, sharing: sharing.service, shortcodes: mrql.shortcodes });
   const share = sharing.server;
 
-  registerDashboard(app, pageLayout, lib);
   return { share, mrql };
 }

@@ -1,7 +1,7 @@
 // Wires configuration → database → services → routes → pages, and starts listening.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { connect } from '../core/db/connect.js';
 import { Transactor } from '../core/db/repository.js';
@@ -15,6 +15,7 @@ import type { Database } from './schema/database.js';
 import { libraryMigrations } from './schema/migrations.js';
 import { seedEmptyLibrary } from './schema/seed.js';
 import { ensureRootAdmin } from './auth/root.js';
+import { RootAdminRepository } from './auth/root.repository.js';
 import type { Principal } from './auth/principal.js';
 import { createReadonlyRunner } from './queries/readonly.js';
 import { libraryRegistry } from './http/routes.js';
@@ -25,9 +26,11 @@ import { registerAssets } from './ui/assets.js';
 import { LogRepository } from './audit/repository.js';
 import { AuditLog } from './audit/service.js';
 import { RuntimeSettings } from './admin/settings.js';
+import { SettingsRepository } from './admin/repository.js';
 import { bootSettings } from './admin/boot.js';
 import { JobQueue } from '../core/jobs/queue.js';
 import { DownloadHistory } from './downloads/history.js';
+import { HistoryRepository } from './downloads/repository.js';
 import { DOWNLOAD } from './downloads/service.js';
 import type { DownloadPayload } from './downloads/payload.js';
 
@@ -64,9 +67,6 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     config = { ...config, filePath: tempFiles };
   }
   mkdirSync(resolve(config.filePath), { recursive: true });
-  if (config.dbKind === 'sqlite' && config.dbDsn !== ':memory:') {
-    mkdirSync(dirname(resolve(config.dbDsn.replace(/^file:/, '').split('?')[0])), { recursive: true });
-  }
 
   const handle = connect<Database>({ kind: config.dbKind, dsn: config.dbDsn, maxConnections: config.maxDbConnections });
   try {
@@ -76,17 +76,18 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     await handle.close();
     throw e;
   }
-  const root = await ensureRootAdmin(handle.db, log);
+  const root = await ensureRootAdmin(new RootAdminRepository(handle.db, handle.dialect), log);
+  const audit = new AuditLog(new LogRepository(handle.db, handle.dialect));
   if (config.cleanupLogsDays > 0) {
     const cutoff = new Date(Date.now() - config.cleanupLogsDays * 86_400_000).toISOString();
-    const removed = await new LogRepository(handle.db, handle.dialect).deleteOlderThan(cutoff);
+    const removed = await audit.deleteOlderThan(cutoff);
     log(`removed ${removed} audit-log entries older than ${config.cleanupLogsDays} days`);
   }
 
-  const settings = new RuntimeSettings(handle.db, bootSettings(config));
+  const settings = new RuntimeSettings(new SettingsRepository(handle.db, handle.dialect), bootSettings(config));
   await settings.load(log);
-  const audit = new AuditLog(new LogRepository(handle.db, handle.dialect));
-  const history = new DownloadHistory(handle.db, handle.dialect);
+  const transactor = new Transactor(handle.db);
+  const history = new DownloadHistory(new HistoryRepository(handle.db, handle.dialect), transactor);
   const jobs = new JobQueue({
     concurrency: config.maxJobConcurrency,
     onTerminal: (job, ownerId, payload) => (job.source === DOWNLOAD ? history.record(job, ownerId, payload as DownloadPayload) : undefined),
@@ -94,7 +95,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   const lib: Library = {
     db: handle.db,
     dialect: handle.dialect,
-    transactor: new Transactor(handle.db),
+    transactor,
     bus: new EventBus<Principal>(),
     config,
     root,

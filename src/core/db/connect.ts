@@ -1,6 +1,8 @@
 // Opens a Kysely database on SQLite (better-sqlite3, WAL) or PostgreSQL (pg). Both drivers
 // are set up to hand back the same JavaScript shapes: timestamps as ISO strings, JSON columns as
 // text, 64-bit counts as numbers, booleans as 0/1-or-boolean (read them with `bool()`).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
@@ -77,6 +79,8 @@ export interface ConnectOptions {
 export function openSqlite(path: string, readonly = false): Database.Database {
   const file = path.startsWith('file:') ? path.slice(5).split('?')[0] : path;
   const ro = readonly || /[?&]mode=ro\b/.test(path);
+  // A new database file may need its folder (./data on a fresh checkout).
+  if (!ro && file !== ':memory:' && file !== '') mkdirSync(dirname(resolve(file)), { recursive: true });
   const conn = new Database(file, { readonly: ro, fileMustExist: ro });
   if (!ro) conn.pragma('journal_mode = WAL');
   conn.pragma('synchronous = NORMAL');

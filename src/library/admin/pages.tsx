@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import type { Library } from '../context.js';
-import { dataStats, serverStats } from './stats.js';
+import type { AdminStats } from './stats.js';
 
 function Figures(props: { rows: [string, string | number][] }): SafeHtml {
   return (
@@ -14,10 +14,10 @@ function Figures(props: { rows: [string, string | number][] }): SafeHtml {
   );
 }
 
-export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Library): void {
+export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Library, stats: AdminStats): void {
   registerPage(app, layout, {
     path: '/admin/overview',
-    load: async () => ({ pageTitle: 'Overview', server: await serverStats(lib), data: await dataStats(lib) }),
+    load: async () => ({ pageTitle: 'Overview', server: await stats.server(), data: await stats.data() }),
     view: (ctx) => {
       const s = ctx.server;
       const d = ctx.data;

@@ -3,20 +3,20 @@
 import { Type } from '@sinclair/typebox';
 import type { Library } from '../context.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { dataStats, expensiveStats, serverStats } from './stats.js';
+import type { AdminStats } from './stats.js';
 
 const KeyInput = Type.Object({ key: Type.String(), reason: Type.Optional(Type.String()) });
 
-export function registerAdminRoutes(routes: LibraryRoutes, lib: Library): void {
-  routes.add({ method: 'GET', path: '/v1/admin/server-stats', tag: 'admin', summary: 'Server runtime figures', needs: 'system', handler: () => serverStats(lib) });
-  routes.add({ method: 'GET', path: '/v1/admin/data-stats', tag: 'admin', summary: 'Entity counts, storage and growth', needs: 'system', handler: () => dataStats(lib) });
+export function registerAdminRoutes(routes: LibraryRoutes, lib: Library, stats: AdminStats): void {
+  routes.add({ method: 'GET', path: '/v1/admin/server-stats', tag: 'admin', summary: 'Server runtime figures', needs: 'system', handler: () => stats.server() });
+  routes.add({ method: 'GET', path: '/v1/admin/data-stats', tag: 'admin', summary: 'Entity counts, storage and growth', needs: 'system', handler: () => stats.data() });
   routes.add({
     method: 'GET',
     path: '/v1/admin/data-stats/expensive',
     tag: 'admin',
     summary: 'Storage by type, top tags and categories, orphans, similarity and log figures',
     needs: 'system',
-    handler: () => expensiveStats(lib),
+    handler: () => stats.expensive(),
   });
 
   routes.add({

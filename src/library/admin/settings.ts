@@ -4,7 +4,7 @@
 import { parseDuration } from '../../core/config/duration.js';
 import { nowIso } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
-import type { LibraryDb } from '../schema/database.js';
+import type { SettingsRepository } from './repository.js';
 
 export type SettingType = 'int64' | 'int' | 'uint64' | 'duration' | 'string';
 type Value = number | string;
@@ -112,14 +112,14 @@ export class RuntimeSettings {
   private readonly overrides = new Map<string, Override>();
 
   constructor(
-    private readonly db: LibraryDb,
+    private readonly repo: SettingsRepository,
     /** Boot defaults by key; durations in nanoseconds. */
     private readonly boot: Record<string, Value>,
   ) {}
 
   /** Loads the stored overrides; rows of unknown keys are ignored. */
   async load(log: (msg: string) => void = () => undefined): Promise<void> {
-    const rows = await this.db.selectFrom('runtime_settings').selectAll().execute();
+    const rows = await this.repo.all();
     for (const r of rows) {
       const spec = SETTINGS.find((s) => s.key === r.key);
       if (!spec) continue;
@@ -185,11 +185,7 @@ export class RuntimeSettings {
     const before = this.get(key);
     const updatedAt = nowIso();
     const row = { value_json: JSON.stringify({ type: spec.type, value }), reason, updated_at: updatedAt };
-    await this.db
-      .insertInto('runtime_settings')
-      .values({ key, ...row })
-      .onConflict((oc) => oc.column('key').doUpdateSet(row))
-      .execute();
+    await this.repo.save(key, row);
     this.overrides.set(key, { value, reason, updatedAt });
     return { before, after: value };
   }
@@ -197,7 +193,7 @@ export class RuntimeSettings {
   async reset(key: string): Promise<{ before: Value; after: Value }> {
     this.spec(key);
     const before = this.get(key);
-    await this.db.deleteFrom('runtime_settings').where('key', '=', key).execute();
+    await this.repo.remove(key);
     this.overrides.delete(key);
     return { before, after: this.get(key) };
   }

@@ -1,8 +1,9 @@
 // Administration figures (companion §11.3): server runtime, entity counts and storage, and
-// the heavier statistics. Every figure is one aggregate SQL statement, never a table scan in JS.
+// the heavier statistics. Every figure is one aggregate SQL statement (the repository's), never
+// a table scan in JS.
 import { statfs, stat } from 'node:fs/promises';
-import { sql } from 'kysely';
 import type { Library } from '../context.js';
+import type { StatsRepository } from './repository.js';
 
 export function formatBytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -22,15 +23,15 @@ function formatUptime(seconds: number): string {
   return [d ? `${d}d` : '', h || d ? `${h}h` : '', `${m}m`].filter(Boolean).join(' ');
 }
 
-/** The SQLite database file's size (0 for PostgreSQL and in-memory databases). */
+/** The database file's size with its WAL (0 for a database server or an in-memory database). */
 async function dbFileSize(lib: Library): Promise<number> {
-  if (lib.dialect.kind !== 'sqlite' || lib.config.dbDsn === ':memory:') return 0;
+  if (!lib.dialect.singleFile || lib.config.dbDsn === ':memory:') return 0;
   const file = lib.config.dbDsn.replace(/^file:/, '').split('?')[0];
   const sizes = await Promise.all([file, `${file}-wal`].map((f) => stat(f).then((s) => s.size, () => 0)));
   return sizes.reduce((a, b) => a + b, 0);
 }
 
-export async function serverStats(lib: Library) {
+async function serverStats(lib: Library) {
   const mem = process.memoryUsage();
   const uptimeSeconds = (Date.now() - lib.startedAt.getTime()) / 1000;
   const dbFileSizeBytes = await dbFileSize(lib);
@@ -49,8 +50,8 @@ export async function serverStats(lib: Library) {
     // Node has no goroutines; active handles are the nearest measure of concurrent work.
     goroutines: handles,
     goVersion: `node ${process.version}`,
-    dbType: lib.dialect.kind === 'sqlite' ? 'SQLITE' : 'POSTGRES',
-    dbOpenConns: lib.dialect.kind === 'sqlite' ? 1 : lib.config.maxDbConnections || 10,
+    dbType: lib.dialect.label,
+    dbOpenConns: lib.dialect.singleFile ? 1 : lib.config.maxDbConnections || 10,
     dbIdleConns: 0,
     dbInUse: 0,
     dbFileSizeBytes,
@@ -60,23 +61,6 @@ export async function serverStats(lib: Library) {
     downloadQueueLength: lib.jobs.list().filter((j) => j.status === 'pending' || j.status === 'downloading' || j.status === 'processing').length,
   };
 }
-
-const COUNTED = {
-  resources: 'resources',
-  notes: 'notes',
-  groups: 'groups',
-  tags: 'tags',
-  categories: 'categories',
-  resourceCategories: 'resource_categories',
-  noteTypes: 'note_types',
-  series: 'series',
-  queries: 'queries',
-  templatePartials: 'template_partials',
-  relations: 'group_relations',
-  relationTypes: 'group_relation_types',
-  logEntries: 'log_entries',
-  resourceVersions: 'resource_versions',
-} as const;
 
 async function diskUsage(path: string) {
   try {
@@ -89,25 +73,12 @@ async function diskUsage(path: string) {
   }
 }
 
-export async function dataStats(lib: Library) {
-  const db = lib.db;
-  const counts = await sql<Record<string, number>>`SELECT ${sql.join(
-    Object.entries(COUNTED).map(([key, table]) => sql`(SELECT count(*) FROM ${sql.table(table)}) AS ${sql.ref(key)}`),
-  )}`.execute(db);
-  const entities = Object.fromEntries(Object.entries(counts.rows[0]).map(([k, v]) => [k, Number(v)]));
-  const bytes = await sql<{ resources: number; versions: number }>`SELECT
-      (SELECT coalesce(sum(file_size), 0) FROM resources) AS resources,
-      (SELECT coalesce(sum(file_size), 0) FROM resource_versions) AS versions`.execute(db);
-  const resourceBytes = Number(bytes.rows[0].resources);
-  const versionBytes = Number(bytes.rows[0].versions);
+async function dataStats(lib: Library, repo: StatsRepository) {
+  const entities = await repo.entityCounts();
+  const { resources: resourceBytes, versions: versionBytes } = await repo.storedBytes();
   const growth: Record<string, Record<string, number>> = {};
   for (const days of [7, 30, 90]) {
-    const since = new Date(Date.now() - days * 86_400_000).toISOString();
-    const r = await sql<Record<string, number>>`SELECT
-        (SELECT count(*) FROM resources WHERE created_at >= ${since}) AS resources,
-        (SELECT count(*) FROM notes WHERE created_at >= ${since}) AS notes,
-        (SELECT count(*) FROM "groups" WHERE created_at >= ${since}) AS "groups"`.execute(db);
-    growth[`last${days}Days`] = Object.fromEntries(Object.entries(r.rows[0]).map(([k, v]) => [k, Number(v)]));
+    growth[`last${days}Days`] = await repo.createdSince(new Date(Date.now() - days * 86_400_000).toISOString());
   }
   const disk = await diskUsage(lib.config.filePath);
   const fmt = (o: Record<string, unknown>) =>
@@ -135,7 +106,7 @@ export async function dataStats(lib: Library) {
     ],
     growth,
     config: {
-      dbType: lib.dialect.kind === 'sqlite' ? 'SQLITE' : 'POSTGRES',
+      dbType: lib.dialect.label,
       ephemeralMode: lib.config.ephemeral,
       memoryDb: lib.config.dbDsn === ':memory:',
       bindAddress: `${lib.config.host}:${lib.config.port}`,
@@ -150,47 +121,46 @@ export async function dataStats(lib: Library) {
   };
 }
 
-export async function expensiveStats(lib: Library) {
-  const db = lib.db;
+async function expensiveStats(repo: StatsRepository) {
   const since = new Date(Date.now() - 86_400_000).toISOString();
   const [byType, topTags, topCategories, orphans, similarity, logs] = await Promise.all([
-    sql<{ contentType: string; totalBytes: number; count: number }>`SELECT content_type AS "contentType", coalesce(sum(file_size), 0) AS "totalBytes", count(*) AS count
-      FROM resources GROUP BY content_type ORDER BY 2 DESC LIMIT 50`.execute(db),
-    sql<{ id: number; name: string; count: number }>`SELECT t.id, t.name, count(*) AS count FROM resource_tags rt JOIN tags t ON t.id = rt.tag_id
-      GROUP BY t.id, t.name ORDER BY count(*) DESC, t.name LIMIT 10`.execute(db),
-    sql<{ id: number; name: string; count: number }>`SELECT c.id, c.name, count(*) AS count FROM "groups" g JOIN categories c ON c.id = g.category_id
-      GROUP BY c.id, c.name ORDER BY count(*) DESC, c.name LIMIT 10`.execute(db),
-    sql<{ withoutTags: number; withoutGroups: number }>`SELECT
-        (SELECT count(*) FROM resources r WHERE NOT EXISTS (SELECT 1 FROM resource_tags x WHERE x.resource_id = r.id)) AS "withoutTags",
-        (SELECT count(*) FROM resources r WHERE NOT EXISTS (SELECT 1 FROM groups_related_resources x WHERE x.resource_id = r.id)) AS "withoutGroups"`.execute(db),
-    sql<Record<string, number>>`SELECT
-        (SELECT count(*) FROM image_hashes) AS "totalHashes",
-        (SELECT count(*) FROM resource_similarities) AS "similarPairsFound",
-        (SELECT count(*) FROM image_hashes WHERE d_hash_int = 0) AS "dhashZeroCount",
-        (SELECT count(*) FROM image_hashes WHERE hash_version IS NULL) AS "v1Count",
-        (SELECT count(*) FROM image_hashes WHERE hash_version = 2) AS "v2Count",
-        (SELECT count(*) FROM image_hashes WHERE status = 'flat') AS "flatCount",
-        (SELECT count(*) FROM image_hashes WHERE status = 'failed') AS "failedCount",
-        (SELECT count(*) FROM resource_similarities WHERE p_distance IS NOT NULL) AS "v2PairsFound"`.execute(db),
-    sql<Record<string, number>>`SELECT count(*) AS total,
-        sum(CASE WHEN level = 'info' THEN 1 ELSE 0 END) AS info,
-        sum(CASE WHEN level = 'warning' THEN 1 ELSE 0 END) AS warning,
-        sum(CASE WHEN level = 'error' THEN 1 ELSE 0 END) AS error,
-        sum(CASE WHEN level = 'error' AND created_at >= ${since} THEN 1 ELSE 0 END) AS recent
-      FROM log_entries`.execute(db),
+    repo.storageByContentType(50),
+    repo.topTags(10),
+    repo.topCategories(10),
+    repo.orphans(),
+    repo.similarity(),
+    repo.logLevels(since),
   ]);
-  const num = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' && k !== 'name' && k !== 'contentType' ? Number(v) : v]));
-  const l = logs.rows[0];
   return {
-    storageByContentType: byType.rows.map((r) => ({ ...num(r), totalBytes: Number(r.totalBytes), count: Number(r.count), totalFmt: formatBytes(Number(r.totalBytes)) })),
-    topTags: topTags.rows.map((r) => ({ id: r.id, name: r.name, count: Number(r.count) })),
-    topCategories: topCategories.rows.map((r) => ({ id: r.id, name: r.name, count: Number(r.count) })),
-    orphans: { withoutTags: Number(orphans.rows[0].withoutTags), withoutGroups: Number(orphans.rows[0].withoutGroups) },
-    similarity: Object.fromEntries(Object.entries(similarity.rows[0]).map(([k, v]) => [k, Number(v)])),
+    storageByContentType: byType.map((r) => ({ ...r, totalFmt: formatBytes(r.totalBytes) })),
+    topTags,
+    topCategories,
+    orphans,
+    similarity,
     logStats: {
-      totalEntries: Number(l.total),
-      byLevel: { info: Number(l.info ?? 0), warning: Number(l.warning ?? 0), error: Number(l.error ?? 0) },
-      recentErrors: Number(l.recent ?? 0),
+      totalEntries: logs.total,
+      byLevel: { info: logs.info, warning: logs.warning, error: logs.error },
+      recentErrors: logs.recent,
     },
   };
+}
+
+/** The three figure sets of the administration endpoints and pages. */
+export class AdminStats {
+  constructor(
+    private readonly lib: Library,
+    private readonly repo: StatsRepository,
+  ) {}
+
+  server() {
+    return serverStats(this.lib);
+  }
+
+  data() {
+    return dataStats(this.lib, this.repo);
+  }
+
+  expensive() {
+    return expensiveStats(this.repo);
+  }
 }

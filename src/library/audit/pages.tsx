@@ -47,7 +47,7 @@ export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: 
     load: async (req) => {
       const input = readParams(LogListInput, makeBag(req.query));
       const { page, perPage, offset } = pageOf(input.page);
-      const { rows, total } = await audit.repo.list(input, perPage, offset);
+      const { rows, total } = await audit.list(input, perPage, offset);
       return {
         pageTitle: 'Logs',
         logs: rows.map(logRecord),
@@ -94,7 +94,7 @@ export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: 
     path: '/log',
     load: async (req) => {
       const { id } = readParams(Type.Object({ id: Type.Integer() }), makeBag(req.query));
-      const row = await audit.repo.get(id);
+      const row = await audit.get(id);
       if (!row) throw notFound('log entry not found');
       const log = logRecord(row);
       return { pageTitle: `Log entry ${id}`, log };

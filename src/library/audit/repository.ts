@@ -1,10 +1,9 @@
 // Audit-log rows: insert and the filtered, paged list.
-import { sql } from 'kysely';
-import type { Dialect } from '../../core/db/dialect/index.js';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { containsText } from '../../core/db/fragments.js';
-import type { LibraryDb, LogEntryTable } from '../schema/database.js';
+import { Repository } from '../../core/db/repository.js';
+import type { Database, LogEntryTable } from '../schema/database.js';
 import { applyDateBounds, applySort, sortTerms } from '../common/list.js';
-import type { Insertable, Selectable } from 'kysely';
 
 export type LogRow = Selectable<LogEntryTable>;
 
@@ -22,12 +21,7 @@ export interface LogFilter {
 
 const SORTABLE = ['id', 'created_at', 'level', 'action', 'entity_type', 'entity_id', 'entity_name', 'message', 'request_path'];
 
-export class LogRepository {
-  constructor(
-    private readonly db: LibraryDb,
-    private readonly dialect: Dialect,
-  ) {}
-
+export class LogRepository extends Repository<Database> {
   async insert(row: Insertable<LogEntryTable>): Promise<void> {
     await this.db.insertInto('log_entries').values(row).execute();
   }

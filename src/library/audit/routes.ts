@@ -34,7 +34,7 @@ export function registerAuditRoutes(routes: LibraryRoutes, audit: AuditLog): voi
     handler: async ({ input, reply }) => {
       const { page, perPage, offset } = pageOf(input.page);
       const filter = { ...input, Level: input.Level || undefined, Action: input.Action || undefined };
-      const { rows, total } = await audit.repo.list(filter, perPage, offset);
+      const { rows, total } = await audit.list(filter, perPage, offset);
       setPageHeaders(reply, page, perPage);
       return { logs: rows.map(logRecord), totalCount: total, page, perPage };
     },
@@ -48,7 +48,7 @@ export function registerAuditRoutes(routes: LibraryRoutes, audit: AuditLog): voi
     needs: 'system',
     input: Type.Object({ id: Type.Integer() }),
     handler: async ({ input }) => {
-      const row = await audit.repo.get(input.id);
+      const row = await audit.get(input.id);
       if (!row) throw notFound('log entry not found');
       return logRecord(row);
     },
@@ -64,7 +64,7 @@ export function registerAuditRoutes(routes: LibraryRoutes, audit: AuditLog): voi
     handler: async ({ input, reply }) => {
       if (!ENTITY_TYPES.includes(input.entityType)) throw badRequest(`entityType must be one of ${ENTITY_TYPES.join(', ')}`);
       const { page, perPage, offset } = pageOf(input.page);
-      const { rows, total } = await audit.repo.list({ EntityType: input.entityType, EntityID: input.entityId }, perPage, offset);
+      const { rows, total } = await audit.list({ EntityType: input.entityType, EntityID: input.entityId }, perPage, offset);
       setPageHeaders(reply, page, perPage);
       return { logs: rows.map(logRecord), totalCount: total, page, perPage };
     },

@@ -3,7 +3,7 @@
 import type { ChangeEvent, EventBus, RequestOrigin } from '../../core/events/bus.js';
 import { nowIso, parseJson } from '../../core/db/values.js';
 import type { Principal } from '../auth/principal.js';
-import { LogRepository, type LogRow } from './repository.js';
+import type { LogFilter, LogRepository, LogRow } from './repository.js';
 
 const VERB = { create: 'Created', update: 'Updated', delete: 'Deleted' } as const;
 
@@ -27,7 +27,21 @@ export function logRecord(row: LogRow) {
 }
 
 export class AuditLog {
-  constructor(readonly repo: LogRepository) {}
+  constructor(private readonly repo: LogRepository) {}
+
+  /** One page of entries and the total matching the filter. */
+  list(filter: LogFilter, limit: number, offset: number): Promise<{ rows: LogRow[]; total: number }> {
+    return this.repo.list(filter, limit, offset);
+  }
+
+  get(id: number): Promise<LogRow | undefined> {
+    return this.repo.get(id);
+  }
+
+  /** Retention: removes entries older than `iso`; returns how many. */
+  deleteOlderThan(iso: string): Promise<number> {
+    return this.repo.deleteOlderThan(iso);
+  }
 
   subscribe(bus: EventBus<Principal>): void {
     bus.onAfter((e) => this.record(e));

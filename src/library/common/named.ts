@@ -26,6 +26,17 @@ export interface NamedDeps {
   transactor: Transactor<Database>;
 }
 
+/**
+ * The one "every id must exist" rule: 404 naming the first of `ids` that is not among `found`
+ * (the rows a lookup of those ids returned). Duplicate ids count once. Returns `found`.
+ */
+export function requireFound<R extends { id: number }>(label: string, ids: readonly number[], found: readonly R[]): R[] {
+  const have = new Set(found.map((r) => r.id));
+  const missing = ids.find((id) => !have.has(id));
+  if (missing !== undefined) throw notFound(`${label} ${missing} not found`);
+  return [...found];
+}
+
 export class NamedEntities<T extends NamedTable, I extends CommonListInput = CommonListInput> {
   constructor(
     readonly repo: NamedRepository<T, I>,
@@ -43,12 +54,7 @@ export class NamedEntities<T extends NamedTable, I extends CommonListInput = Com
   /** Every id must exist (404 naming the first that does not); duplicates count once. */
   async requireAll(ids: readonly number[]): Promise<NamedRow<T>[]> {
     const unique = [...new Set(ids)];
-    const rows = await this.repo.findMany(unique);
-    if (rows.length !== unique.length) {
-      const found = new Set(rows.map((r) => r.id));
-      throw notFound(`${this.kind.label} ${unique.find((id) => !found.has(id))} not found`);
-    }
-    return rows;
+    return requireFound(this.kind.label, unique, await this.repo.findMany(unique));
   }
 
   /** 409 when another row already has this name (tables with unique names only). */

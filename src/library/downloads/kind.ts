@@ -29,7 +29,7 @@ export type DownloadImporter = (file: DownloadedFile) => Promise<number>;
 export interface DownloadKindOptions {
   policy: AddressPolicy;
   settings: RuntimeSettings;
-  importer: () => DownloadImporter;
+  importer: DownloadImporter;
   /** Who submitted each job (the queue keeps owners; the importer acts as them). */
   ownerOf: (jobId: string) => number | null | undefined;
   /** Refused fetches are reported with their detail (never shown to the client). */
@@ -88,7 +88,7 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
       // Nobody may be reading yet when an error arrives; it must not become uncaught.
       counter.on('error', () => undefined);
       try {
-        return { resourceId: await o.importer()({
+        return { resourceId: await o.importer({
           payload,
           body: res.body.pipe(counter),
           bodyRead: () => {

@@ -1,14 +1,14 @@
 // Failure reason buckets of the download history (companion §7.3.1): best-effort matches on
 // the stored error text; a row may fall into several, and a row without an error into none.
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { DbKind } from '../../core/db/connect.js';
-import { escapeLike } from '../../core/db/values.js';
+// The repository turns a bucket into SQL over the lower-cased error.
 import { badRequest } from '../../core/http/errors.js';
 
 export const REASONS = ['http', 'timeout', 'blocked', 'unsupported', 'limit', 'storage', 'cancelled', 'other'] as const;
 export type Reason = (typeof REASONS)[number];
+export type MatchedReason = Exclude<Reason, 'other'>;
 
-const NEEDLES: Record<Exclude<Reason, 'other' | 'http'>, string[]> = {
+/** Substrings (lower case) whose presence puts an error into a bucket. */
+export const NEEDLES: Record<Exclude<Reason, 'other' | 'http'>, string[]> = {
   timeout: ['timeout', 'timed out', 'deadline exceeded', 'idle'],
   blocked: ['blocked request', 'not permitted to fetch'],
   unsupported: ['unsupported protocol scheme', 'not a valid image', 'unsupported', 'unknown filesystem'],
@@ -17,25 +17,13 @@ const NEEDLES: Record<Exclude<Reason, 'other' | 'http'>, string[]> = {
   cancelled: ['cancelled', 'canceled'],
 };
 
-const error = sql`lower(download_history_entries.error)`;
+/** "HTTP " followed by a three-digit status code, as a glob over the lower-cased error. */
+export const HTTP_STATUS_GLOB = '*http [0-9][0-9][0-9]*';
 
-function contains(needle: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${error} LIKE ${`%${escapeLike(needle)}%`} ESCAPE '\\'`;
-}
+/** The buckets a row can match; "other" is an error in none of them. */
+export const MATCHED_REASONS = REASONS.filter((r): r is MatchedReason => r !== 'other');
 
-/** "HTTP " followed by a three-digit status code. */
-function httpStatus(kind: DbKind): RawBuilder<SqlBool> {
-  return kind === 'sqlite' ? sql<SqlBool>`${error} GLOB '*http [0-9][0-9][0-9]*'` : sql<SqlBool>`${error} ~ 'http [0-9]{3}'`;
-}
-
-function bucket(kind: DbKind, reason: Exclude<Reason, 'other'>): RawBuilder<SqlBool> {
-  if (reason === 'http') return httpStatus(kind);
-  return sql<SqlBool>`(${sql.join(NEEDLES[reason].map(contains), sql` OR `)})`;
-}
-
-export function reasonCondition(kind: DbKind, reason: Reason): RawBuilder<SqlBool> {
-  if (!(REASONS as readonly string[]).includes(reason)) throw badRequest(`Reason must be one of ${REASONS.join(', ')}`);
-  if (reason !== 'other') return bucket(kind, reason);
-  const any = REASONS.filter((r): r is Exclude<Reason, 'other'> => r !== 'other').map((r) => bucket(kind, r));
-  return sql<SqlBool>`(download_history_entries.error <> '' AND NOT (${sql.join(any, sql` OR `)}))`;
+export function parseReason(text: string): Reason {
+  if (!(REASONS as readonly string[]).includes(text)) throw badRequest(`Reason must be one of ${REASONS.join(', ')}`);
+  return text as Reason;
 }

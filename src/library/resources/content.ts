@@ -2,12 +2,14 @@
 // resource category's MetaSchema, list filters for Target=filter, and series-aware meta
 // storage (a member keeps only its own differences, with explicit nulls for removed keys).
 import { makeBag, readParams } from '../../core/http/params.js';
+import type { Tx } from '../../core/db/repository.js';
 import type { ContentKind } from '../common/content.js';
+import type { Database } from '../schema/database.js';
 import { ResourceListInput } from './filters.js';
-import { editMemberMeta } from './series-meta.js';
 import type { ResourceService } from './service.js';
+import type { ResourceStores } from './stores.js';
 
-export function resourceContent(resources: ResourceService): ContentKind {
+export function resourceContent(resources: ResourceService, stores: ResourceStores): ContentKind {
   return {
     entity: 'resource',
     table: 'resources',
@@ -18,11 +20,8 @@ export function resourceContent(resources: ResourceService): ContentKind {
       groups: { table: 'groups_related_resources', self: 'resource_id', other: 'group_id', target: 'groups' },
       notes: { table: 'resource_notes', self: 'resource_id', other: 'note_id', target: 'notes' },
     },
-    filterIds: (db, query, limit) => resources.matchingIds(readParams(ResourceListInput, makeBag(query)), limit, db),
-    writeMeta: async (trx, id, meta) => {
-      const row = await trx.selectFrom('resources').select('series_id').where('id', '=', id).executeTakeFirstOrThrow();
-      const cols = row.series_id === null ? { meta: JSON.stringify(meta), own_meta: '{}' } : await editMemberMeta(trx, row.series_id, meta);
-      await trx.updateTable('resources').set(cols).where('id', '=', id).execute();
-    },
+    // Mass edit selects inside its transaction: the lookup joins it.
+    filterIds: (db, query, limit) => stores.resources.in(db as Tx<Database>).matchingIds(resources.filterOf(readParams(ResourceListInput, makeBag(query))), limit),
+    writeMeta: (trx, id, meta) => resources.writeMeta(trx, id, meta),
   };
 }

@@ -12,19 +12,20 @@ import { bareMime, extensionFor, sniffMime } from '../../core/storage/sniff.js';
 import { InvalidImageError, uploadedImageSize } from '../../core/media/image.js';
 import { probeVideo } from '../../core/media/ffmpeg.js';
 import { open } from 'node:fs/promises';
-import { newRowStamp, withChange } from '../common/crud.js';
+import { newRowStamp, withChange } from '../common/changes.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { checkMeta } from '../meta/schema.js';
 import type { Actor } from '../auth/principal.js';
 import type { Database } from '../schema/database.js';
 import type { Transaction } from 'kysely';
 import { detectCategory } from './auto-detect.js';
-import { joinSeries, resolveSeries } from './series-meta.js';
+import { joinSeries, requireSeries, resolveSeries } from './series-meta.js';
 import { replaceLinks, requireIds } from './links.js';
 import { Filesystems } from './storage.js';
 import { isPrivateLocation } from './files.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRow } from './records.js';
+import type { ResourceStores } from './stores.js';
 
 type Trx = Transaction<Database>;
 
@@ -63,11 +64,10 @@ export interface Probed {
 }
 
 export class IngestService {
-  constructor(private readonly ctx: ResourceContext) {}
-
-  private get db() {
-    return this.ctx.lib.db;
-  }
+  constructor(
+    private readonly ctx: ResourceContext,
+    private readonly stores: ResourceStores,
+  ) {}
 
   /** Detects type and dimensions; a claimed image that does not decode is a 400. */
   async probe(path: string, head: Buffer): Promise<Probed> {
@@ -92,41 +92,36 @@ export class IngestService {
     this.ctx.fs.get(input.PathName);
     jsonObjectText(input.Meta, 'Meta');
     if (input.Name !== undefined && input.Name.trim() !== '') validName(input.Name);
-    await this.db.transaction().execute(async (trx) => {
+    await this.ctx.lib.transactor.run(async (trx) => {
       await this.checkRefs(trx, input);
-      if (input.SeriesId !== undefined && input.SeriesId > 0) {
-        const s = await trx.selectFrom('series').select('id').where('id', '=', input.SeriesId).executeTakeFirst();
-        if (!s) throw notFound(`series ${input.SeriesId} not found`);
-      }
+      if (input.SeriesId !== undefined && input.SeriesId > 0) await requireSeries(this.stores.series.in(trx), input.SeriesId);
     });
   }
 
   async checkRefs(trx: Trx, input: ResourceWrite): Promise<void> {
-    if (input.OwnerId !== undefined && input.OwnerId !== 0) await requireIds(trx, 'groups', [input.OwnerId], 'owner group');
-    await requireIds(trx, 'tags', input.Tags ?? [], 'tag');
-    await requireIds(trx, 'groups', input.Groups ?? [], 'group');
-    await requireIds(trx, 'notes', input.Notes ?? [], 'note');
+    const links = this.stores.links.in(trx);
+    if (input.OwnerId !== undefined && input.OwnerId !== 0) await requireIds(links, 'groups', [input.OwnerId], 'owner group');
+    await requireIds(links, 'tags', input.Tags ?? [], 'tag');
+    await requireIds(links, 'groups', input.Groups ?? [], 'group');
+    await requireIds(links, 'notes', input.Notes ?? [], 'note');
     if (input.ResourceCategoryId !== undefined && input.ResourceCategoryId !== 0) {
-      const c = await trx.selectFrom('resource_categories').select('id').where('id', '=', input.ResourceCategoryId).executeTakeFirst();
-      if (!c) throw notFound(`resource category ${input.ResourceCategoryId} not found`);
+      if (!(await this.stores.refs.in(trx).category(input.ResourceCategoryId))) throw notFound(`resource category ${input.ResourceCategoryId} not found`);
     }
   }
 
   /** The given category, or the best AutoDetectRules match, or Default. */
   async categoryFor(trx: Trx, input: ResourceWrite, c: { contentType: string; fileSize: number; width: number; height: number }): Promise<number> {
     if (input.ResourceCategoryId) return input.ResourceCategoryId;
-    const cats = await trx.selectFrom('resource_categories').select(['id', 'name', 'auto_detect_rules']).where('auto_detect_rules', '<>', '').execute();
+    const refs = this.stores.refs.in(trx);
+    const cats = await refs.detectable();
     const detected = detectCategory(cats.map((x) => ({ id: x.id, name: x.name, rules: x.auto_detect_rules })), c, (m) => console.warn(m));
     if (detected !== null) return detected;
-    const def = await trx.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirst();
-    if (def) return def.id;
-    const any = await trx.selectFrom('resource_categories').select('id').orderBy('id').executeTakeFirstOrThrow();
-    return any.id;
+    return refs.fallbackCategory();
   }
 
   /** Validates meta against the resource category's MetaSchema (Decision 3). */
   async checkCategoryMeta(trx: Trx, categoryId: number, meta: Record<string, unknown>): Promise<void> {
-    const cat = await trx.selectFrom('resource_categories').select(['name', 'meta_schema']).where('id', '=', categoryId).executeTakeFirst();
+    const cat = await this.stores.refs.in(trx).category(categoryId);
     if (cat) checkMeta(cat.meta_schema, meta, 'resource category', cat.name);
   }
 
@@ -144,11 +139,11 @@ export class IngestService {
       throw e;
     }
     return this.ctx.hashLock.with(staged.sha1, async () => {
-      const dup = await this.db.selectFrom('resources').select('id').where('hash', '=', staged.sha1).orderBy('id').executeTakeFirst();
-      if (dup) {
+      const dup = await this.stores.resources.idWithHash(staged.sha1);
+      if (dup !== undefined) {
         await store.discard(staged);
-        if (duplicateStatus === 409) throw new DuplicateError(dup.id);
-        throw new HttpError(duplicateStatus, `a resource with identical content already exists (#${dup.id})`, { existingResourceId: dup.id });
+        if (duplicateStatus === 409) throw new DuplicateError(dup);
+        throw new HttpError(duplicateStatus, `a resource with identical content already exists (#${dup})`, { existingResourceId: dup });
       }
       const location = contentLocation(staged.sha1, extensionFor(probed.mime));
       let created = false;
@@ -225,9 +220,7 @@ export class IngestService {
   }
 
   private async findLocal(location: string, storage: string | null): Promise<ResourceRow | undefined> {
-    let q = this.db.selectFrom('resources').selectAll().where('location', '=', location);
-    q = storage === null ? q.where('storage_location', 'is', null) : q.where('storage_location', '=', storage);
-    return q.orderBy('id').executeTakeFirst();
+    return this.stores.resources.findAt({ location, storage });
   }
 
   /** Inserts the row, version 1 and links in one transaction; `place` runs inside it. */
@@ -241,65 +234,60 @@ export class IngestService {
     const width = input.Width && input.Width > 0 ? input.Width : file.probed.width;
     const height = input.Height && input.Height > 0 ? input.Height : file.probed.height;
     const bare = bareMime(file.probed.mime);
-    const row = await withChange(this.ctx.lib, actor, 'create', 'resource', async () => {
-      const created = await this.db.transaction().execute(async (trx) => {
+    const row = await withChange(this.ctx.lib.bus, actor, 'create', 'resource', async () => {
+      const created = await this.ctx.lib.transactor.run(async (trx) => {
+        const stores = this.stores.in(trx);
         await this.checkRefs(trx, input);
         const categoryId = await this.categoryFor(trx, input, { contentType: file.probed.mime, fileSize: file.size, width, height });
         await this.checkCategoryMeta(trx, categoryId, meta);
-        const seriesId = (await resolveSeries(trx, actor, input)) ?? null;
-        const metaCols = seriesId !== null ? await joinSeries(trx, seriesId, meta) : { meta: JSON.stringify(meta), own_meta: '{}' };
+        const seriesId = (await resolveSeries(stores.series, actor, input)) ?? null;
+        const metaCols = seriesId !== null ? await joinSeries(stores.series, seriesId, meta) : { meta: JSON.stringify(meta), own_meta: '{}' };
         const stamp = newRowStamp(actor);
-        const inserted = await trx
-          .insertInto('resources')
-          .values({
-            ...stamp,
-            name,
-            original_name: input.OriginalName ?? file.fileName,
-            original_location: input.OriginalLocation ?? '',
-            hash: file.hash,
-            hash_type: 'SHA1',
-            location: file.location,
-            storage_location: file.storage,
-            description: input.Description ?? '',
-            ...metaCols,
-            width,
-            height,
-            file_size: file.size,
-            category: input.Category ?? '',
-            content_type: file.probed.mime,
-            content_category: input.ContentCategory ?? bare.split('/')[0],
-            resource_category_id: categoryId,
-            series_id: seriesId,
-            owner_id: input.OwnerId || null,
-            current_version_id: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const version = await trx
-          .insertInto('resource_versions')
-          .values({
-            created_at: stamp.created_at,
-            updated_at: stamp.created_at,
-            created_by_user_id: stamp.created_by_user_id,
-            resource_id: inserted.id,
-            version_number: 1,
-            hash: file.hash,
-            hash_type: 'SHA1',
-            file_size: file.size,
-            content_type: file.probed.mime,
-            width,
-            height,
-            location: file.location,
-            storage_location: file.storage,
-            comment: 'Original',
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx.updateTable('resources').set({ current_version_id: version.id }).where('id', '=', inserted.id).execute();
-        await replaceLinks(trx, inserted.id, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] });
+        const resourceId = await stores.resources.insert({
+          ...stamp,
+          name,
+          original_name: input.OriginalName ?? file.fileName,
+          original_location: input.OriginalLocation ?? '',
+          hash: file.hash,
+          hash_type: 'SHA1',
+          location: file.location,
+          storage_location: file.storage,
+          description: input.Description ?? '',
+          ...metaCols,
+          width,
+          height,
+          file_size: file.size,
+          category: input.Category ?? '',
+          content_type: file.probed.mime,
+          content_category: input.ContentCategory ?? bare.split('/')[0],
+          resource_category_id: categoryId,
+          series_id: seriesId,
+          owner_id: input.OwnerId || null,
+          current_version_id: null,
+        });
+        const version = await stores.versions.insert({
+          created_at: stamp.created_at,
+          updated_at: stamp.created_at,
+          created_by_user_id: stamp.created_by_user_id,
+          resource_id: resourceId,
+          version_number: 1,
+          hash: file.hash,
+          hash_type: 'SHA1',
+          file_size: file.size,
+          content_type: file.probed.mime,
+          width,
+          height,
+          location: file.location,
+          storage_location: file.storage,
+          comment: 'Original',
+        });
+        await stores.resources.patch(resourceId, { current_version_id: version.id });
+        await replaceLinks(stores.links, resourceId, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] });
         // Last step inside the transaction: the file reaches its place only when every row is in.
         await file.place();
-        return trx.selectFrom('resources').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+        const inserted = await stores.resources.find(resourceId);
+        if (!inserted) throw new Error(`resource ${resourceId} vanished inside its own transaction`);
+        return inserted;
       });
       return { id: created.id, name: created.name, after: created, result: created };
     });

@@ -5,13 +5,12 @@ import { extname, join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createReadStream } from 'node:fs';
-import { nowIso } from '../../core/db/values.js';
 import { badRequest, HttpError } from '../../core/http/errors.js';
 import { bareMime } from '../../core/storage/sniff.js';
 import { EDITABLE_IMAGE_TYPES, cropImage, readSize, rotateImage, type Reencoded } from '../../core/media/image.js';
 import { parseTimestamp, probeVideo, trimVideo } from '../../core/media/ffmpeg.js';
 import type { Actor } from '../auth/principal.js';
-import { withChange } from '../common/crud.js';
+import { withChange } from '../common/changes.js';
 import type { VersionService } from '../versions/service.js';
 import type { ResourceContext } from './context.js';
 import type { IngestService } from './ingest.js';
@@ -19,6 +18,7 @@ import { trimName } from './ingest.js';
 import type { ResourceService } from './service.js';
 import { videoToolMissing } from './previews.js';
 import type { ResourceRow } from './records.js';
+import type { ResourceStores } from './stores.js';
 
 const NOT_EDITABLE = new Set(['image/svg+xml', 'image/x-icon', 'image/vnd.microsoft.icon']);
 
@@ -38,6 +38,7 @@ export class MediaOps {
     private readonly resources: ResourceService,
     private readonly ingest: IngestService,
     private readonly versions: VersionService,
+    private readonly stores: ResourceStores,
   ) {}
 
   private path(row: ResourceRow): string {
@@ -89,17 +90,14 @@ export class MediaOps {
     const staged = await this.ctx.fs.main.stageBuffer(out.data);
     const base = row.name.slice(0, row.name.length - extname(row.name).length) || row.name;
     const fileBase = row.original_name ? row.original_name.slice(0, row.original_name.length - extname(row.original_name).length) : base;
-    const [tags, groups] = await Promise.all([
-      this.ctx.lib.db.selectFrom('resource_tags').select('tag_id').where('resource_id', '=', row.id).execute(),
-      this.ctx.lib.db.selectFrom('groups_related_resources').select('group_id').where('resource_id', '=', row.id).execute(),
-    ]);
+    const [tags, groups] = await Promise.all([this.stores.links.targetsOf('tags', [row.id]), this.stores.links.targetsOf('groups', [row.id])]);
     const description = `Cropped from ${row.name} (#${row.id}) at ${rect.x},${rect.y} ${rect.width}×${rect.height}${out.note}` + (comment ? `\n\n${comment}` : '');
     const created = await this.ingest.fromStaged(actor, staged, trimName(`${fileBase}-cropped${extFor(out.mime)}`), {
       Name: trimName(`${base} (cropped)`),
       Description: description,
       OwnerId: row.owner_id ?? undefined,
-      Tags: tags.map((t) => t.tag_id),
-      Groups: groups.map((g) => g.group_id),
+      Tags: tags,
+      Groups: groups,
       ResourceCategoryId: row.resource_category_id,
     });
     return { ok: true, id: created.id };
@@ -137,7 +135,7 @@ export class MediaOps {
   async recalculateDimensions(actor: Actor, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badRequest('ID must list at least one resource');
-    const rows = await Promise.all(unique.map((id) => this.resources.require(id)));
+    const rows = await this.resources.named.requireAll(unique);
     const sizes = new Map<number, { width: number; height: number }>();
     for (const row of rows) {
       const mime = bareMime(row.content_type);
@@ -154,9 +152,10 @@ export class MediaOps {
         throw badRequest(`recalculating dimensions needs a raster image or a video; resource ${row.id} is ${mime}`);
       }
     }
-    await withChange(this.ctx.lib, actor, 'update', 'resource', async () => {
-      await this.ctx.lib.db.transaction().execute(async (trx) => {
-        for (const [id, s] of sizes) await trx.updateTable('resources').set({ width: s.width, height: s.height, updated_at: nowIso() }).where('id', '=', id).execute();
+    await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
+      await this.ctx.lib.transactor.run(async (trx) => {
+        const resources = this.stores.resources.in(trx);
+        for (const [id, s] of sizes) await resources.update(id, { width: s.width, height: s.height });
       });
       return { message: `Recalculated dimensions of resources ${unique.join(', ')}`, result: undefined };
     });

@@ -7,9 +7,9 @@ import { Type } from '@sinclair/typebox';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
-import { badRequest } from '../../core/http/errors.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { formPicks, picked } from '../ui/picked.js';
+import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
@@ -18,7 +18,7 @@ import type { ResourceRecord } from './records.js';
 import type { ResourceService } from './service.js';
 import type { VersionService } from '../versions/service.js';
 import { comparison } from '../versions/service.js';
-import { similarNeighbours } from '../similarity/evidence.js';
+import type { SimilarityService } from '../similarity/service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
@@ -113,16 +113,25 @@ function Select(props: { id: number }): SafeHtml {
   return <input type="checkbox" aria-label="select" value={props.id} {...{ "x-model.number": "selected" }} />;
 }
 
-export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx: ResourceContext, resources: ResourceService, versions: VersionService, shortcodes: Shortcodes): void {
+export interface ResourcePageDeps {
+  ctx: ResourceContext;
+  resources: ResourceService;
+  versions: VersionService;
+  similarity: SimilarityService;
+  pickers: PickRepository;
+  shortcodes: Shortcodes;
+}
+
+export function registerResourcePages(app: FastifyInstance, layout: Layout, deps: ResourcePageDeps): void {
+  const { ctx, resources, versions, similarity, pickers, shortcodes } = deps;
   const lib = ctx.lib;
-  const db = lib.db;
-  const categories = () => db.selectFrom('resource_categories').select(['id', 'name']).orderBy('name').execute();
+  const categories = () => resources.categoryOptions();
   /** The pickers of the upload and edit forms start with the links (or the refused submission). */
   const formPicksOf = async (req: FastifyRequest, r?: ResourceRecord): Promise<ResourceFormPicks> => ({
-    owner: await formPicks(db, req, 'groups', 'OwnerId', r?.Owner ? [r.Owner] : []),
-    tags: await formPicks(db, req, 'tags', 'Tags', r?.Tags ?? []),
-    groups: await formPicks(db, req, 'groups', 'Groups', r?.Groups ?? []),
-    notes: await formPicks(db, req, 'notes', 'Notes', r?.Notes ?? []),
+    owner: await formPicks(pickers, req, 'groups', 'OwnerId', r?.Owner ? [r.Owner] : []),
+    tags: await formPicks(pickers, req, 'tags', 'Tags', r?.Tags ?? []),
+    groups: await formPicks(pickers, req, 'groups', 'Groups', r?.Groups ?? []),
+    notes: await formPicks(pickers, req, 'notes', 'Notes', r?.Notes ?? []),
   });
 
   const listPage = (path: string, title: string, view: (rows: ResourceRecord[]) => SafeHtml) =>
@@ -147,7 +156,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
                 req={req}
                 action={path}
                 categories={await categories()}
-                picks={{ tags: await picked(db, 'tags', input.Tags ?? []), groups: await picked(db, 'groups', input.Groups ?? []), owner: await picked(db, 'groups', [input.OwnerId]) }}
+                picks={{ tags: await picked(pickers, 'tags', input.Tags ?? []), groups: await picked(pickers, 'groups', input.Groups ?? []), owner: await picked(pickers, 'groups', [input.OwnerId]) }}
               />
             ),
             actions: (
@@ -249,9 +258,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
-      const similar = await similarNeighbours(db, resource.ID, ctx.thresholds(), 12);
-      const similarRows = similar.length ? await db.selectFrom('resources').select(['id', 'name']).where('id', 'in', similar.map((s) => s.id)).execute() : [];
-      const names = new Map(similarRows.map((s) => [s.id, s.name]));
+      const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
+      const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
       const entity = { ...resource, ResourceCategoryId: resource.resourceCategoryId };
       const slots = await pageSlots(shortcodes, req.principal, 'resource', entity, ['custom_header', 'custom_sidebar', 'custom_preview', 'custom_detail_footer']);
@@ -331,20 +339,14 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
       const q = readParams(Type.Object({ r1: Type.Integer(), v1: Type.Optional(Type.Integer()), r2: Type.Optional(Type.Integer()), v2: Type.Optional(Type.Integer()) }), makeBag(req.query));
       const r2 = q.r2 ?? q.r1;
       const [left, right] = await Promise.all([resources.require(q.r1), resources.require(r2)]);
-      const numberOf = async (resourceId: number, currentId: number | null) =>
-        (await db.selectFrom('resource_versions').select('version_number').where('id', '=', currentId ?? -1).executeTakeFirst())?.version_number ?? (await versions.list(resourceId))[0]?.versionNumber;
+      const numberOf = async (resourceId: number, currentId: number | null) => (await resources.versionNumber(currentId)) ?? (await versions.list(resourceId))[0]?.versionNumber;
       if (q.v1 === undefined || q.v2 === undefined) {
         const v1 = q.v1 ?? (await numberOf(left.id, left.current_version_id));
         const v2 = q.v2 ?? (await numberOf(right.id, right.current_version_id));
         await reply.code(302).header('location', `/resource/compare?r1=${left.id}&v1=${v1}&r2=${right.id}&v2=${v2}`).send();
         return { pageTitle: 'Compare' } as never;
       }
-      const pick = async (resourceId: number, n: number) => {
-        const v = await db.selectFrom('resource_versions').selectAll().where('resource_id', '=', resourceId).where('version_number', '=', n).executeTakeFirst();
-        if (!v) throw badRequest(`resource ${resourceId} has no version ${n}`);
-        return v;
-      };
-      const [a, b] = await Promise.all([pick(left.id, q.v1), pick(right.id, q.v2)]);
+      const [a, b] = await Promise.all([versions.numbered(left.id, q.v1), versions.numbered(right.id, q.v2)]);
       const result = comparison(a, b, { r1: { ID: left.id, Name: left.name }, r2: { ID: right.id, Name: right.name } });
       return { pageTitle: `Compare ${left.name}`, comparison: result, left: { ID: left.id, Name: left.name }, right: { ID: right.id, Name: right.name } };
     },

@@ -14,11 +14,11 @@ import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
 import { DuplicateError, type IngestService } from './ingest.js';
 import type { MediaOps } from './media-ops.js';
-import { mergeResources } from './merge.js';
+import type { ResourceMerge } from './merge.js';
 import { readUpload } from './multipart.js';
 import { PLACEHOLDER } from './previews.js';
-import { presentResource, presentResources, type ResourceRow } from './records.js';
-import { importRemote } from './remote.js';
+import type { ResourceRow } from './records.js';
+import type { RemoteImports } from './remote.js';
 import { resourceContent } from './content.js';
 import { registerBulkEdits } from '../massEdit/bulk.js';
 import { registerMassEdit } from '../massEdit/routes.js';
@@ -26,8 +26,8 @@ import { registerEditMeta } from '../meta/editMeta.js';
 import { remoteFields, writeFields } from './fields.js';
 import type { ResourceService } from './service.js';
 import { Filesystems } from './storage.js';
-import { loadEvidence, tagNames } from '../similarity/evidence.js';
-import { scoreSuggestions } from '../similarity/suggest.js';
+import type { ResourceStores } from './stores.js';
+import type { SimilarityService } from '../similarity/service.js';
 
 const UploadInput = Type.Object({ ...remoteFields, resource: Type.Optional(Type.Unknown({ description: 'file part(s), repeatable' })) });
 const RemoteInput = Type.Object({ ...remoteFields, URL: Type.String() });
@@ -47,12 +47,24 @@ interface Failure {
   kind: 'duplicate' | 'invalid' | 'storage';
 }
 
-export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceContext, resources: ResourceService, ingest: IngestService, ops: MediaOps, downloads: DownloadService): void {
+export interface ResourceRouteDeps {
+  ctx: ResourceContext;
+  stores: ResourceStores;
+  resources: ResourceService;
+  ingest: IngestService;
+  remote: RemoteImports;
+  merge: ResourceMerge;
+  ops: MediaOps;
+  similarity: SimilarityService;
+  downloads: DownloadService;
+}
+
+export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRouteDeps): void {
+  const { ctx, resources, ingest, remote, ops, downloads } = deps;
   /** background=true queues one download job per URL instead of fetching now (202). */
   const queued = (req: FastifyRequest, reply: FastifyReply, input: RemoteParams) =>
     sendWrite(req, reply, { queued: true, jobs: downloads.submit(req.principal, input) }, '/downloads', 202);
 
-  const db = ctx.lib.db;
   const limit = () => Number(ctx.lib.settings.get('max_upload_size'));
 
   routes.add({
@@ -92,8 +104,8 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
         const input = params(UploadInput, req);
         if (!input.URL || input.URL.trim() === '') throw badRequest('no file uploaded: send multipart/form-data with one or more "resource" file parts, or a URL');
         if (input.background) return queued(req, reply, input);
-        const row = await importRemote(ctx, ingest, actor, { ...input, URL: input.URL });
-        return sendWrite(req, reply, await presentResource(db, row), `/resource?id=${row.id}`);
+        const row = await remote.importRemote(actor, { ...input, URL: input.URL });
+        return sendWrite(req, reply, await resources.present(row), `/resource?id=${row.id}`);
       }
       const upload = await readUpload(req, ctx.fs.main, ['resource'], limit());
       const discardAll = async () => {
@@ -105,8 +117,8 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
         if (input.URL && input.URL.trim() !== '') {
           await discardAll();
           if (input.background) return queued(req, reply, input);
-          const row = await importRemote(ctx, ingest, actor, { ...input, URL: input.URL });
-          return sendWrite(req, reply, await presentResource(db, row), `/resource?id=${row.id}`);
+          const row = await remote.importRemote(actor, { ...input, URL: input.URL });
+          return sendWrite(req, reply, await resources.present(row), `/resource?id=${row.id}`);
         }
         if (upload.files.length === 0) throw badRequest('no file uploaded: the multipart field "resource" is missing');
         await ingest.prevalidate(input);
@@ -129,7 +141,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
         }
       }
       if (failures.length > 0) throw uploadFailure(failures, upload.files.length, created);
-      const records = await presentResources(db, created);
+      const records = await resources.presentPage(created);
       const page = records.length === 1 ? `/resource?id=${records[0].ID}` : input.OwnerId ? `/group?id=${input.OwnerId}` : '/resources';
       return sendWrite(req, reply, records, page);
     },
@@ -144,8 +156,8 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
     input: RemoteInput,
     handler: async ({ req, reply, input }) => {
       if (input.background) return queued(req, reply, input);
-      const row = await importRemote(ctx, ingest, actorOf(req), input);
-      return sendWrite(req, reply, await presentResource(db, row), `/resource?id=${row.id}`);
+      const row = await remote.importRemote(actorOf(req), input);
+      return sendWrite(req, reply, await resources.present(row), `/resource?id=${row.id}`);
     },
   });
 
@@ -158,7 +170,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
     input: LocalInput,
     handler: async ({ req, reply, input }) => {
       const { row } = await ingest.fromLocal(actorOf(req), input);
-      return sendWrite(req, reply, await presentResource(db, row), `/resource?id=${row.id}`);
+      return sendWrite(req, reply, await resources.present(row), `/resource?id=${row.id}`);
     },
   });
 
@@ -279,16 +291,11 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
     input: IdInput,
     handler: async ({ input }) => {
       const row = await resources.require(input.id);
-      const evidence = await loadEvidence(db, row, ctx.thresholds());
-      const ids = new Set<number>();
-      // Names are needed for every candidate because ties sort by name.
-      const all = [...evidence.neighbours.flatMap((n) => n.tagIds), ...(evidence.cooccurrence?.usage ?? []).map((u) => u.tagId), ...(evidence.group?.usage ?? []).map((u) => u.tagId)];
-      for (const t of all) ids.add(t);
-      return { suggestions: scoreSuggestions(evidence, await tagNames(db, [...ids])) };
+      return { suggestions: await deps.similarity.suggestedTags(row, ctx.thresholds()) };
     },
   });
 
-  const kind = resourceContent(resources);
+  const kind = resourceContent(resources, deps.stores);
   registerBulkEdits(routes, ctx.lib, kind, { base: '/v1/resources', page: '/resources', ops: ['addTags', 'removeTags', 'replaceTags', 'addGroups', 'addMeta'] });
   registerMassEdit(routes, ctx.lib, kind, { path: '/v1/resources/massEdit', page: '/resources' });
   registerEditMeta(routes, ctx.lib, kind, { path: '/v1/resource/editMeta', page: '/resource' });
@@ -314,7 +321,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, ctx: ResourceConte
     needs: 'write',
     input: Type.Object({ Winner: Type.Integer(), Losers: Type.Array(Type.Integer()), KeepAsVersion: Type.Optional(Type.Boolean()) }),
     handler: async ({ req, reply, input }) => {
-      await mergeResources(ctx, actorOf(req), input.Winner, input.Losers, input.KeepAsVersion ?? false);
+      await deps.merge.merge(actorOf(req), input.Winner, input.Losers, input.KeepAsVersion ?? false);
       return sendWrite(req, reply, { ok: true }, `/resource?id=${input.Winner}`);
     },
   });

@@ -1,8 +1,16 @@
 // Background video thumbnails (companion §3.4): newly uploaded videos are queued (at most 1000)
 // and get their source frame made by -thumb-worker-count workers; with -thumb-backfill, videos
 // without a cached frame are also picked up -thumb-batch-size at a time every poll interval.
+import type { VideoTool } from '../../core/media/ffmpeg.js';
 import type { LibraryConfig } from '../config.js';
-import type { ResourceContext } from './context.js';
+import type { PreviewService } from './previews.js';
+import type { ResourceRepository } from './repository.js';
+
+export interface VideoThumbDeps {
+  resources: ResourceRepository;
+  previews: PreviewService;
+  videoTool: VideoTool | null;
+}
 
 const QUEUE_CAPACITY = 1000;
 
@@ -14,12 +22,12 @@ export class VideoThumbWorker {
   private backfillAfter = 0;
 
   constructor(
-    private readonly ctx: ResourceContext,
+    private readonly deps: VideoThumbDeps,
     private readonly media: LibraryConfig['media'],
   ) {}
 
   private get enabled(): boolean {
-    return !this.media.thumbWorkerDisabled && this.ctx.videoTool !== null;
+    return !this.media.thumbWorkerDisabled && this.deps.videoTool !== null;
   }
 
   start(): void {
@@ -54,23 +62,16 @@ export class VideoThumbWorker {
   }
 
   private async warm(id: number): Promise<void> {
-    const row = await this.ctx.lib.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirst();
-    if (row) await this.ctx.previews.warmVideo(row);
+    const row = await this.deps.resources.find(id);
+    if (row) await this.deps.previews.warmVideo(row);
   }
 
   private async backfill(): Promise<void> {
     if (this.stopped) return;
     try {
-      const rows = await this.ctx.lib.db
-        .selectFrom('resources')
-        .select(['id', 'content_type'])
-        .where('content_type', 'like', 'video/%')
-        .where('id', '>', this.backfillAfter)
-        .orderBy('id')
-        .limit(this.media.thumbBatchSize)
-        .execute();
+      const rows = await this.deps.resources.videosAfter(this.backfillAfter, this.media.thumbBatchSize);
       this.backfillAfter = rows.length ? rows[rows.length - 1].id : 0;
-      for (const r of rows) if (!(await this.ctx.previews.hasSource(r.id))) this.enqueue(r.id, r.content_type);
+      for (const r of rows) if (!(await this.deps.previews.hasSource(r.id))) this.enqueue(r.id, r.content_type);
     } catch (e) {
       console.error(`video thumbnail backfill failed: ${(e as Error).message}`);
     }

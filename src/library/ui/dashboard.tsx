@@ -1,10 +1,9 @@
 // /dashboard (companion §12.7): the six newest resources, notes, groups and tags, and an
 // activity feed of the 20 newest creations and edits across them, each section one statement.
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
-import type { Library } from '../context.js';
+import type { ActivityRow, DashboardRepository } from './repository.js';
 
 const RECENT = 6;
 const ACTIVITY = 20;
@@ -15,15 +14,7 @@ interface Item {
   description: string;
 }
 
-interface Activity {
-  type: 'resource' | 'note' | 'group' | 'tag';
-  id: number;
-  name: string;
-  action: 'created' | 'updated';
-  at: string;
-}
-
-const PAGE: Record<Activity['type'], string> = { resource: '/resource', note: '/note', group: '/group', tag: '/tag' };
+const PAGE: Record<ActivityRow['type'], string> = { resource: '/resource', note: '/note', group: '/group', tag: '/tag' };
 
 function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
@@ -54,28 +45,18 @@ function Cards(props: { title: string; items: Item[]; page: string; empty: SafeH
   );
 }
 
-export function registerDashboard(app: FastifyInstance, layout: Layout, lib: Library): void {
-  const recent = (table: 'resources' | 'notes' | 'groups' | 'tags') =>
-    lib.db.selectFrom(table as 'tags').select(['id', 'name', 'description']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(RECENT).execute();
-
+export function registerDashboard(app: FastifyInstance, layout: Layout, dashboard: DashboardRepository): void {
   registerPage(app, layout, {
     path: '/dashboard',
     load: async () => {
-      // An edit counts only when it came more than a second after the creation.
-      const edited = lib.dialect.kind === 'sqlite' ? sql`julianday(updated_at) > julianday(created_at) + 1.0 / 86400` : sql`updated_at > created_at + interval '1 second'`;
-      const events = (table: string, type: string) => sql`
-        SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)}
-        UNION ALL
-        SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${edited}`;
       const [resources, notes, groups, tags, activity] = await Promise.all([
-        recent('resources'),
-        recent('notes'),
-        recent('groups'),
-        recent('tags'),
-        sql<Activity>`SELECT * FROM (${events('resources', 'resource')} UNION ALL ${events('notes', 'note')} UNION ALL ${events('groups', 'group')} UNION ALL ${events('tags', 'tag')}) a
-          ORDER BY at DESC LIMIT ${ACTIVITY}`.execute(lib.db),
+        dashboard.recent('resources', RECENT),
+        dashboard.recent('notes', RECENT),
+        dashboard.recent('groups', RECENT),
+        dashboard.recent('tags', RECENT),
+        dashboard.activity(ACTIVITY),
       ]);
-      return { pageTitle: 'Dashboard', resources, notes, groups, tags, activity: activity.rows };
+      return { pageTitle: 'Dashboard', resources, notes, groups, tags, activity };
     },
     view: (ctx) => {
       const now = Date.now();

@@ -7,6 +7,7 @@ import type { Entity } from '../mrql/fields.js';
 import type { Shortcodes, Slot } from '../templates/index.js';
 import { CARRIER_TABLE } from '../templates/context.js';
 import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
+import { CarrierSlotRepository, type CarrierTable } from './repository.js';
 
 export type SlotHtml = Partial<Record<Slot, SafeHtml>>;
 
@@ -14,6 +15,10 @@ export type SlotHtml = Partial<Record<Slot, SafeHtml>>;
 export function styleText(css: string): SafeHtml {
   return raw(css.replace(/<\/(style)/gi, '<\\/$1'));
 }
+
+// The helpers below are called with the library by every content page; the lookups they
+// need are two fields over its database, built where they are used.
+const carrierSlots = (lib: Library) => new CarrierSlotRepository(lib.db, lib.dialect);
 
 /** The entity's slots for its detail page; missing or empty slots are absent. */
 export async function pageSlots(shortcodes: Shortcodes, principal: Principal, type: Entity, entity: Record<string, unknown>, slots: Exclude<Slot, 'custom_css'>[]): Promise<SlotHtml> {
@@ -34,22 +39,14 @@ export async function pageSlots(shortcodes: Shortcodes, principal: Principal, ty
 /** The raw CustomCSS of a carrier (CSS is not shortcode text: `a[href]` is a selector). */
 export async function carrierCss(lib: Library, type: Entity, carrierId: number | null | undefined): Promise<SafeHtml | null> {
   if (!carrierId) return null;
-  const row = await lib.db
-    .selectFrom(CARRIER_TABLE[type] as 'categories')
-    .select('custom_css')
-    .where('id', '=', carrierId)
-    .executeTakeFirst();
-  return row && row.custom_css.trim() !== '' ? <style>{styleText(row.custom_css)}</style> : null;
+  const css = await carrierSlots(lib).css(CARRIER_TABLE[type] as CarrierTable, carrierId);
+  return css !== undefined && css.trim() !== '' ? <style>{styleText(css)}</style> : null;
 }
 
 /** List header and footer of a list filtered to exactly one carrier, and its CSS. */
 export async function listSlots(lib: Library, shortcodes: Shortcodes, principal: Principal, type: Entity, carrierId: number | undefined): Promise<{ header?: SafeHtml; footer?: SafeHtml; css?: SafeHtml }> {
   if (!carrierId) return {};
-  const row = await lib.db
-    .selectFrom(CARRIER_TABLE[type] as 'categories')
-    .select(['id', 'name', 'description', 'custom_list_header', 'custom_list_footer', 'custom_css'])
-    .where('id', '=', carrierId)
-    .executeTakeFirst();
+  const row = await carrierSlots(lib).listSlots(CARRIER_TABLE[type] as CarrierTable, carrierId);
   if (!row) return {};
   const state = shortcodes.pageState(principal);
   const carrier = { ID: row.id, Name: row.name, Description: row.description };

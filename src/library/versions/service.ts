@@ -3,20 +3,17 @@
 // fields into a new one (no file copy); delete and cleanup remove rows and, when nothing else
 // uses them, files. All changes of one resource's file run under its version lock.
 import { extname } from 'node:path';
-import { sql, type Transaction } from 'kysely';
 import { nowIso } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { contentLocation, type StagedFile } from '../../core/storage/file-store.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
 import type { Actor } from '../auth/principal.js';
-import { withChange } from '../common/crud.js';
-import type { Database } from '../schema/database.js';
+import { withChange } from '../common/changes.js';
 import type { ResourceContext } from '../resources/context.js';
 import type { IngestService } from '../resources/ingest.js';
 import { versionRecord, type ResourceRow, type VersionRow } from '../resources/records.js';
-import { removeUnusedFiles } from '../resources/removal.js';
-
-type Trx = Transaction<Database>;
+import type { ResourceRemoval } from '../resources/removal.js';
+import type { ResourceStores } from '../resources/stores.js';
 
 export interface NewVersionFile {
   staged: StagedFile;
@@ -31,88 +28,75 @@ export interface NewVersionFile {
 export class VersionService {
   constructor(
     private readonly ctx: ResourceContext,
+    private readonly stores: ResourceStores,
     private readonly ingest: IngestService,
+    private readonly removal: ResourceRemoval,
   ) {}
-
-  private get db() {
-    return this.ctx.lib.db;
-  }
 
   private async resource(id: number | undefined): Promise<ResourceRow> {
     if (id === undefined) throw badRequest('resourceId is required');
-    const row = await this.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.stores.resources.find(id);
     if (!row) throw notFound(`resource ${id} not found`);
     return row;
   }
 
   async list(resourceId: number) {
     await this.resource(resourceId);
-    const rows = await this.db.selectFrom('resource_versions').selectAll().where('resource_id', '=', resourceId).orderBy('version_number', 'desc').execute();
-    return rows.map(versionRecord);
+    return (await this.stores.versions.listFor(resourceId)).map(versionRecord);
   }
 
   async get(versionId: number): Promise<VersionRow> {
-    const v = await this.db.selectFrom('resource_versions').selectAll().where('id', '=', versionId).executeTakeFirst();
+    const v = await this.stores.versions.find(versionId);
     if (!v) throw notFound(`version ${versionId} not found`);
     return v;
   }
 
-  /** Gives a resource without version rows its version 1 (older data, bulk imports). */
-  async ensureVersionOne(trx: Trx, row: ResourceRow, comment = 'Original'): Promise<void> {
-    const any = await trx.selectFrom('resource_versions').select('id').where('resource_id', '=', row.id).limit(1).executeTakeFirst();
-    if (any) return;
-    const v = await trx
-      .insertInto('resource_versions')
-      .values({
-        created_at: row.created_at,
-        updated_at: row.created_at,
-        created_by_user_id: row.created_by_user_id,
-        resource_id: row.id,
-        version_number: 1,
-        hash: row.hash,
-        hash_type: row.hash_type,
-        file_size: row.file_size,
-        content_type: row.content_type,
-        width: row.width,
-        height: row.height,
-        location: row.location,
-        storage_location: row.storage_location,
-        comment,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx.updateTable('resources').set({ current_version_id: v.id }).where('id', '=', row.id).execute();
+  /** Version number `n` of a resource (400 when it has none of that number). */
+  async numbered(resourceId: number, n: number): Promise<VersionRow> {
+    const v = await this.stores.versions.numbered(resourceId, n);
+    if (!v) throw badRequest(`resource ${resourceId} has no version ${n}`);
+    return v;
   }
 
-  private async nextNumber(trx: Trx, resourceId: number): Promise<number> {
-    const r = await trx.selectFrom('resource_versions').select(sql<number>`COALESCE(MAX(version_number), 0)`.as('n')).where('resource_id', '=', resourceId).executeTakeFirstOrThrow();
-    return Number(r.n) + 1;
+  /** Gives a resource without version rows its version 1 (older data, bulk imports). */
+  async ensureVersionOne(stores: ResourceStores, row: ResourceRow, comment = 'Original'): Promise<void> {
+    if (await stores.versions.hasAny(row.id)) return;
+    const v = await stores.versions.insert({
+      created_at: row.created_at,
+      updated_at: row.created_at,
+      created_by_user_id: row.created_by_user_id,
+      resource_id: row.id,
+      version_number: 1,
+      hash: row.hash,
+      hash_type: row.hash_type,
+      file_size: row.file_size,
+      content_type: row.content_type,
+      width: row.width,
+      height: row.height,
+      location: row.location,
+      storage_location: row.storage_location,
+      comment,
+    });
+    await stores.resources.patch(row.id, { current_version_id: v.id });
   }
 
   /** Inserts a version row and makes it the resource's current file (inside a transaction). */
-  private async makeCurrent(trx: Trx, actor: Actor, resourceId: number, fields: Omit<VersionRow, 'id' | 'created_at' | 'updated_at' | 'created_by_user_id' | 'resource_id' | 'version_number'>): Promise<VersionRow> {
+  private async makeCurrent(stores: ResourceStores, actor: Actor, resourceId: number, fields: Omit<VersionRow, 'id' | 'created_at' | 'updated_at' | 'created_by_user_id' | 'resource_id' | 'version_number'>): Promise<VersionRow> {
     const now = nowIso();
-    const v = await trx
-      .insertInto('resource_versions')
-      .values({ ...fields, created_at: now, updated_at: now, created_by_user_id: actor.principal.userId, resource_id: resourceId, version_number: await this.nextNumber(trx, resourceId) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .updateTable('resources')
-      .set({
-        hash: v.hash,
-        hash_type: v.hash_type,
-        location: v.location,
-        storage_location: v.storage_location,
-        content_type: v.content_type,
-        file_size: v.file_size,
-        width: v.width,
-        height: v.height,
-        current_version_id: v.id,
-        updated_at: now,
-      })
-      .where('id', '=', resourceId)
-      .execute();
+    const number = (await stores.versions.lastNumber(resourceId)) + 1;
+    const v = await stores.versions.insert({ ...fields, created_at: now, updated_at: now, created_by_user_id: actor.principal.userId, resource_id: resourceId, version_number: number });
+    await stores.resources.patch(resourceId, {
+      hash: v.hash,
+      hash_type: v.hash_type,
+      location: v.location,
+      storage_location: v.storage_location,
+      content_type: v.content_type,
+      file_size: v.file_size,
+      width: v.width,
+      height: v.height,
+      current_version_id: v.id,
+      updated_at: now,
+    });
     return v;
   }
 
@@ -126,12 +110,13 @@ export class VersionService {
     const location = contentLocation(file.staged.sha1, file.ext);
     let created = false;
     try {
-      const version = await withChange(this.ctx.lib, actor, 'create', 'resource_version', async () => {
-        const v = await this.db.transaction().execute(async (trx) => {
-          const row = await trx.selectFrom('resources').selectAll().where('id', '=', resourceId).executeTakeFirst();
+      const version = await withChange(this.ctx.lib.bus, actor, 'create', 'resource_version', async () => {
+        const v = await this.ctx.lib.transactor.run(async (trx) => {
+          const stores = this.stores.in(trx);
+          const row = await stores.resources.find(resourceId);
           if (!row) throw notFound(`resource ${resourceId} not found`);
-          await this.ensureVersionOne(trx, row, firstComment);
-          const inserted = await this.makeCurrent(trx, actor, resourceId, {
+          await this.ensureVersionOne(stores, row, firstComment);
+          const inserted = await this.makeCurrent(stores, actor, resourceId, {
             hash: file.staged.sha1,
             hash_type: 'SHA1',
             file_size: file.staged.size,
@@ -188,9 +173,9 @@ export class VersionService {
     const old = await this.get(versionId);
     if (old.resource_id !== resourceId) throw badRequest(`version ${versionId} belongs to resource ${old.resource_id}, not ${resourceId}`);
     return this.ctx.versionLock.with(String(resourceId), async () => {
-      const v = await withChange(this.ctx.lib, actor, 'create', 'resource_version', async () => {
-        const inserted = await this.db.transaction().execute((trx) =>
-          this.makeCurrent(trx, actor, resourceId, {
+      const v = await withChange(this.ctx.lib.bus, actor, 'create', 'resource_version', async () => {
+        const inserted = await this.ctx.lib.transactor.run((trx) =>
+          this.makeCurrent(this.stores.in(trx), actor, resourceId, {
             hash: old.hash,
             hash_type: old.hash_type,
             file_size: old.file_size,
@@ -214,21 +199,20 @@ export class VersionService {
     const v = await this.get(versionId);
     if (v.resource_id !== resourceId) throw badRequest(`version ${versionId} belongs to resource ${v.resource_id}, not ${resourceId}`);
     await this.ctx.versionLock.with(String(resourceId), async () => {
-      const current = await this.db.selectFrom('resources').select('current_version_id').where('id', '=', resourceId).executeTakeFirstOrThrow();
+      const current = await this.resource(resourceId);
       if (current.current_version_id === v.id) throw conflict('cannot delete current version');
-      const count = await this.db.selectFrom('resource_versions').select(sql<number>`count(*)`.as('n')).where('resource_id', '=', resourceId).executeTakeFirstOrThrow();
-      if (Number(count.n) <= 1) throw conflict('cannot delete last version - delete the resource instead');
-      await withChange(this.ctx.lib, actor, 'delete', 'resource_version', async () => {
-        await this.db.deleteFrom('resource_versions').where('id', '=', v.id).execute();
+      if ((await this.stores.versions.count(resourceId)) <= 1) throw conflict('cannot delete last version - delete the resource instead');
+      await withChange(this.ctx.lib.bus, actor, 'delete', 'resource_version', async () => {
+        await this.stores.versions.remove([v.id]);
         return { id: v.id, name: `version ${v.version_number} of resource ${resource.id}`, before: v, result: undefined };
       });
-      await removeUnusedFiles(this.ctx, [{ location: v.location, storage: v.storage_location }]);
+      await this.removal.removeUnusedFiles([{ location: v.location, storage: v.storage_location }]);
     });
   }
 
   /** Non-current versions to clean up: all but the keepLast newest, older than the cutoff. */
   private async candidates(resourceId: number, currentId: number | null, keepLast: number, olderThanDays: number): Promise<VersionRow[]> {
-    const all = await this.db.selectFrom('resource_versions').selectAll().where('resource_id', '=', resourceId).orderBy('version_number', 'desc').execute();
+    const all = await this.stores.versions.listFor(resourceId);
     const kept = new Set(all.slice(0, Math.max(0, keepLast)).map((v) => v.id));
     const cutoff = olderThanDays > 0 ? new Date(Date.now() - olderThanDays * 86_400_000).toISOString() : null;
     const picked = all.filter((v) => v.id !== currentId && !kept.has(v.id) && (cutoff === null || v.created_at < cutoff));
@@ -238,11 +222,11 @@ export class VersionService {
 
   private async removeVersions(actor: Actor, resourceId: number, versions: VersionRow[]): Promise<void> {
     if (versions.length === 0) return;
-    await withChange(this.ctx.lib, actor, 'delete', 'resource_version', async () => {
-      await this.db.deleteFrom('resource_versions').where('id', 'in', versions.map((v) => v.id)).execute();
+    await withChange(this.ctx.lib.bus, actor, 'delete', 'resource_version', async () => {
+      await this.stores.versions.remove(versions.map((v) => v.id));
       return { id: resourceId, message: `Cleaned up versions ${versions.map((v) => v.version_number).join(', ')} of resource ${resourceId}`, result: undefined };
     });
-    await removeUnusedFiles(this.ctx, versions.map((v) => ({ location: v.location, storage: v.storage_location })));
+    await this.removal.removeUnusedFiles(versions.map((v) => ({ location: v.location, storage: v.storage_location })));
   }
 
   async cleanup(actor: Actor, resourceId: number, opts: { keepLast?: number; olderThanDays?: number; dryRun?: boolean }) {
@@ -262,11 +246,8 @@ export class VersionService {
     let totalDeleted = 0;
     let after = 0;
     for (;;) {
-      let q = this.db.selectFrom('resources').select(['id', 'current_version_id']).where('id', '>', after);
-      if (opts.ownerId !== undefined) q = q.where('owner_id', '=', opts.ownerId);
       // Only resources that have a non-current version can lose one.
-      q = q.where(sql<boolean>`(SELECT count(*) FROM resource_versions v WHERE v.resource_id = resources.id) > 1`);
-      const batch = await q.orderBy('id').limit(500).execute();
+      const batch = await this.stores.versions.withOlderVersions(after, opts.ownerId, 500);
       if (batch.length === 0) break;
       for (const r of batch) {
         await this.ctx.versionLock.with(String(r.id), async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 import { RuntimeSettings } from '../../../src/library/admin/settings.js';
 import { bootSettings } from '../../../src/library/admin/boot.js';
+import { SettingsRepository } from '../../../src/library/admin/repository.js';
 
 type View = { key: string; group: string; type: string; current: number | string; bootDefault: number | string; overridden: boolean; reason?: string; minNumeric?: number; maxNumeric?: number; allowZero?: boolean };
 
@@ -87,10 +88,11 @@ describe('runtime settings', () => {
     expect(reset.body).toMatchObject({ current: 60e9, overridden: false });
     const logs = await lib.json<{ logs: { action: string }[] }>('GET', '/v1/logs?EntityType=runtime_setting&Action=reset');
     expect(logs.body.logs).toHaveLength(1);
-    const stored = await lib.lib.db.selectFrom('runtime_settings').selectAll().where('key', '=', 'share_public_url').executeTakeFirstOrThrow();
-    expect(JSON.parse(stored.value_json)).toEqual({ type: 'string', value: 'https://share.example.org' });
-    // What the next start reads back.
-    const next = new RuntimeSettings(lib.lib.db, bootSettings(lib.lib.config));
+    // What the next start reads back, through the repository start-up reads with.
+    const stored = new SettingsRepository(lib.lib.db, lib.lib.dialect);
+    const row = (await stored.all()).find((r) => r.key === 'share_public_url');
+    expect(JSON.parse(row!.value_json)).toEqual({ type: 'string', value: 'https://share.example.org' });
+    const next = new RuntimeSettings(stored, bootSettings(lib.lib.config));
     await next.load();
     expect(next.get('share_public_url')).toBe('https://share.example.org');
     expect(next.get('max_upload_size')).toBe(0);

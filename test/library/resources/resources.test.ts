@@ -299,7 +299,7 @@ describe('list filters', () => {
     child = await group('filter-child', parent);
     t1 = await tag('f-one');
     t2 = await tag('f-two');
-    note = (await lib.lib.db.insertInto('notes').values({ created_at: new Date().toISOString(), updated_at: new Date().toISOString(), name: 'n', description: '', meta: '{}' } as never).returning('id').executeTakeFirstOrThrow()).id;
+    note = (await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'n' })).body.ID;
     a = await one({ Name: 'filter alpha', Description: 'first of them', OwnerId: parent, Tags: [t1, t2], Meta: '{"color":"red","n":5}', OriginalName: 'orig-a.png' }, await nextPng(120, 90));
     b = await one({ Name: 'filter beta', OwnerId: child, Tags: [t1], Groups: [parent], Notes: [note], Meta: '{"color":"blue","n":10}' }, await nextPng(30, 20));
     c = await one({ Name: 'filter gamma' }, pdf('gamma'), 'gamma.pdf');
@@ -435,6 +435,17 @@ describe('edit, delete and bulk operations', () => {
     // The loser's file is still on disk because a version of the winner points at it.
     expect(existsSync(join(lib.dir, 'files', loser.Location))).toBe(true);
     expect((await lib.json('POST', '/v1/resources/merge', { Winner: winner.ID, Losers: [winner.ID] })).status).toBe(400);
+  });
+
+  it('merge names the first resource that does not exist and changes nothing', async () => {
+    const winner = await one({});
+    const loser = await one({});
+    const missing = await lib.json<{ error: string }>('POST', '/v1/resources/merge', { Winner: winner.ID, Losers: [loser.ID, 987654] });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('resource 987654 not found');
+    expect((await lib.json('GET', `/v1/resource?id=${loser.ID}`)).status).toBe(200);
+    const noWinner = await lib.json<{ error: string }>('POST', '/v1/resources/merge', { Winner: 987655, Losers: [loser.ID] });
+    expect(noWinner.body).toEqual({ error: 'resource 987655 not found' });
   });
 });
 

@@ -1,9 +1,12 @@
 // Perceptual hashing in the background worker, stored similarity pairs, the similarity list
 // filters, and /v1/resource/suggestedTags scored exactly as the contract defines.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 import { pdf, png, solid, upload } from '../../helpers/resources.js';
+import { dropStoredPairs, storedPairs } from '../../helpers/similarity.js';
 
 let lib: TestLibrary;
 beforeAll(async () => {
@@ -16,13 +19,19 @@ async function one(data: Buffer, name: string, fields: Record<string, string | n
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body[0].ID;
 }
-async function hashed(id: number) {
+type ImageHash = { aHash: string; dHash: string; hashVersion: number | null; status: string; pChunks: (number | null)[] };
+/** The resource's image hash once the worker stored it (GET /v1/resource shows it). */
+async function hashed(id: number): Promise<ImageHash> {
   for (let i = 0; i < 200; i++) {
-    const row = await lib.lib.db.selectFrom('image_hashes').selectAll().where('resource_id', '=', id).executeTakeFirst();
-    if (row) return row;
+    const r = await lib.json<{ imageHash: ImageHash | null }>('GET', `/v1/resource?id=${id}`);
+    if (r.body.imageHash) return r.body.imageHash;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`resource ${id} was never hashed`);
+}
+/** The pair of two resources as stored, if any. */
+async function pairOf(a: number, b: number) {
+  return (await storedPairs(lib)).find((p) => p.resource_id1 === Math.min(a, b) && p.resource_id2 === Math.max(a, b));
 }
 async function ids(query: string): Promise<number[]> {
   return (await lib.json<{ ID: number }[]>('GET', `/v1/resources?${query}`)).body.map((r) => r.ID).sort((a, b) => a - b);
@@ -46,10 +55,11 @@ describe('hashing and similarity', () => {
 
   it('stores version-2 hashes for every image, marks flat images, and records similar pairs once', async () => {
     const h = await hashed(original);
-    expect(h).toMatchObject({ hash_version: 2, status: 'ok' });
-    expect(h.d_hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(h).toMatchObject({ hashVersion: 2, status: 'ok' });
+    expect(h.dHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(h.pChunks.every((c) => Number.isInteger(c))).toBe(true);
     expect((await hashed(flat)).status).toBe('flat');
-    const pairs = await lib.lib.db.selectFrom('resource_similarities').selectAll().execute();
+    const pairs = await storedPairs(lib);
     const pair = pairs.find((p) => p.resource_id1 === Math.min(original, copy) && p.resource_id2 === Math.max(original, copy));
     expect(pair).toBeDefined();
     expect(pair!.p_distance).toBeLessThanOrEqual(10);
@@ -71,8 +81,7 @@ describe('hashing and similarity', () => {
     const res = await fetch(`${lib.url}/v1/resource/versions?resourceId=${copy}`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
     expect(res.status).toBe(200);
     for (let i = 0; i < 200; i++) {
-      const pair = await lib.lib.db.selectFrom('resource_similarities').select('id').where('resource_id1', '=', Math.min(original, copy)).where('resource_id2', '=', Math.max(original, copy)).executeTakeFirst();
-      if (!pair) break;
+      if (!(await pairOf(original, copy))) break;
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(await ids('ShowWithSimilar=true')).not.toContain(copy);
@@ -94,7 +103,7 @@ describe('suggested tags', () => {
     await hashed(neighbour);
     let distance: number | null = null;
     for (let i = 0; i < 200 && distance === null; i++) {
-      const p = await lib.lib.db.selectFrom('resource_similarities').select('p_distance').where('resource_id1', '=', Math.min(target, neighbour)).where('resource_id2', '=', Math.max(target, neighbour)).executeTakeFirst();
+      const p = await pairOf(target, neighbour);
       if (p) distance = Number(p.p_distance);
       else await new Promise((r) => setTimeout(r, 25));
     }
@@ -127,14 +136,15 @@ describe('similarity administration', () => {
   }
 
   it('rebuilds every stored pair from the stored hashes in a queue job', async () => {
-    const before = await lib.lib.db.selectFrom('resource_similarities').select(['resource_id1', 'resource_id2', 'p_distance']).orderBy('resource_id1').orderBy('resource_id2').execute();
+    const before = await storedPairs(lib);
     expect(before.length).toBeGreaterThan(0);
-    await lib.lib.db.deleteFrom('resource_similarities').execute();
+    await dropStoredPairs(lib);
+    expect(await storedPairs(lib)).toEqual([]);
     const r = await lib.json<{ jobId: string }>('POST', '/v1/admin/similarity/recompute');
     expect(r.status).toBe(200);
     const job = await settle(r.body.jobId);
     expect(job).toMatchObject({ status: 'completed', phase: 'completed' });
-    const after = await lib.lib.db.selectFrom('resource_similarities').select(['resource_id1', 'resource_id2', 'p_distance']).orderBy('resource_id1').orderBy('resource_id2').execute();
+    const after = await storedPairs(lib);
     expect(after).toEqual(before);
     const queued = await lib.json<{ jobs: { id: string; source: string }[] }>('GET', '/v1/jobs/queue');
     expect(queued.body.jobs.find((j) => j.id === r.body.jobId)?.source).toBe('recompute-similarities');
@@ -157,14 +167,16 @@ describe('similarity administration', () => {
   });
 
   it('resets failed hash rows for the worker to retry', async () => {
-    const broken = await one(pdf('not an image'), 'fake.png', {});
-    await lib.lib.db
-      .insertInto('image_hashes')
-      .values({ resource_id: broken, a_hash: '', d_hash: '', status: 'failed', hash_version: 2 } as never)
-      .onConflict((oc) => oc.column('resource_id').doUpdateSet({ status: 'failed' }))
-      .execute();
+    // A PNG that does not decode can only arrive through a local import; hashing it fails.
+    writeFileSync(join(lib.dir, 'files', 'broken-hash.png'), (await png(60, 60, 71)).subarray(0, 120));
+    const local = await lib.json<{ ID: number; ContentType: string }>('POST', '/v1/resource/local', { LocalPath: 'broken-hash.png' });
+    expect(local.body.ContentType).toBe('image/png');
+    expect((await hashed(local.body.ID)).status).toBe('failed');
+    const failedCount = async () => (await lib.json<{ similarity: { failedCount: number } }>('GET', '/v1/admin/data-stats/expensive')).body.similarity.failedCount;
+    expect(await failedCount()).toBeGreaterThanOrEqual(1);
     const r = await lib.json<{ reset: number }>('POST', '/v1/admin/similarity/retry-failed');
     expect(r.body.reset).toBeGreaterThanOrEqual(1);
-    expect(await lib.lib.db.selectFrom('image_hashes').select('id').where('status', '=', 'failed').execute()).toEqual([]);
+    expect(await failedCount()).toBe(0);
+    expect((await lib.json<{ imageHash: unknown }>('GET', `/v1/resource?id=${local.body.ID}`)).body.imageHash).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 // Picks the dialect of a connection.
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { DbKind } from './types.js';
 import { postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
@@ -9,4 +10,13 @@ export { SAFE_SEGMENT } from './types.js';
 
 export function dialectFor(kind: DbKind): Dialect {
   return kind === 'sqlite' ? sqliteDialect : postgresDialect;
+}
+
+/**
+ * The dialect of an open database or transaction, read from the adapter it compiles with. For
+ * helpers whose callers hold only a connection; feature wiring passes `lib.dialect` instead.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database type
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
 }

@@ -113,4 +113,31 @@ export const postgresDialect: Dialect = {
       return { format: 'json', plan: plans.length === 1 ? plans[0] : plans };
     },
   },
+
+  matchesGlob: (b, expr, glob) => `${expr} ~ ${b.p(globToRegex(glob))}`,
+  laterBy: (later, earlier, seconds) => `${later} > ${earlier} + interval '${Number(seconds)} seconds'`,
+  // pg binds bigint parameters as text, which keeps all 64 bits.
+  int64: (value) => BigInt.asIntN(64, value).toString(),
+  label: 'POSTGRES',
+  singleFile: false,
 };
+
+/** A glob (`*`, `?`, `[…]`) as an anchored POSIX regex with the same meaning. */
+export function globToRegex(glob: string): string {
+  let out = '^';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) out += '\\[';
+      else {
+        const body = glob.slice(i + 1, end);
+        out += `[${body.startsWith('^') || body.startsWith('!') ? '^' + body.slice(1) : body}]`;
+        i = end;
+      }
+    } else out += /[\\^$.|+(){}]/.test(c) ? `\\${c}` : c;
+  }
+  return out + '$';
+}

@@ -113,4 +113,11 @@ export const sqliteDialect: Dialect = {
     statement: (sql) => `EXPLAIN QUERY PLAN ${sql}`,
     plan: (results) => ({ format: 'query-plan', plan: results.flat() }),
   },
+
+  matchesGlob: (b, expr, glob) => `${expr} GLOB ${b.p(glob)}`,
+  // Timestamps are ISO text here; julianday compares them as instants.
+  laterBy: (later, earlier, seconds) => `julianday(${later}) > julianday(${earlier}) + ${Number(seconds)}.0 / 86400`,
+  int64: (value) => BigInt.asIntN(64, value),
+  label: 'SQLITE',
+  singleFile: true,
 };

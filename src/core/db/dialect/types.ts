@@ -165,6 +165,21 @@ export interface Dialect {
     statement(sql: string): string;
     plan(results: SqlRow[][]): { format: string; plan: unknown };
   };
+
+  // ---- patterns, time, typed values, the engine as reported
+  /**
+   * Case-sensitive match of the whole of `expr` against a glob: `*` any run, `?` one
+   * character, `[…]` a character class (SQLite's GLOB; PostgreSQL gets the same as a regex).
+   */
+  matchesGlob(b: Binder, expr: string, glob: string): string;
+  /** True when timestamp `later` is more than `seconds` after timestamp `earlier`. */
+  laterBy(later: string, earlier: string, seconds: number): string;
+  /** A signed 64-bit integer as a bind value of a bigint column. */
+  int64(value: bigint): unknown;
+  /** The engine's name as statistics report it. */
+  readonly label: 'SQLITE' | 'POSTGRES';
+  /** The database is one local file (with its WAL) that this process opens over one connection. */
+  readonly singleFile: boolean;
 }
 
 /** Path segments that may be written into SQL text (MRQL re-checks them, mrql.md §21.1). */

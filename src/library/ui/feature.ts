@@ -1,0 +1,10 @@
+// Wires the shared page parts: the picker lookups pages start their pickers with, and the
+// dashboard.
+import type { FeatureHost } from '../context.js';
+import { registerDashboard } from './dashboard.js';
+import { DashboardRepository, PickRepository } from './repository.js';
+
+export function uiFeature({ app, layout, lib }: FeatureHost) {
+  registerDashboard(app, layout, new DashboardRepository(lib.db, lib.dialect));
+  return { pickers: new PickRepository(lib.db, lib.dialect) };
+}

@@ -1,0 +1,705 @@
+-- ResourceRepository.find
+SELECT
+  *
+FROM
+  "resources"
+WHERE
+  "id" = ?;
+-- params: [7]
+
+-- ResourceRepository.findByName
+SELECT
+  *
+FROM
+  "resources"
+WHERE
+  "name" = ?
+ORDER BY
+  "id";
+-- params: ["photo.jpg"]
+
+-- ResourceRepository.findMany
+SELECT
+  *
+FROM
+  "resources"
+WHERE
+  "id" IN (?, ?, ?)
+ORDER BY
+  "id";
+-- params: [1,2,3]
+
+-- ResourceRepository.page (no filter)
+SELECT
+  "resources".*
+FROM
+  "resources"
+ORDER BY
+  "resources"."created_at" DESC,
+  "resources"."id" DESC
+LIMIT
+  ?
+OFFSET
+  ?;
+-- params: [50,0]
+
+-- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
+SELECT
+  "resources".*
+FROM
+  "resources"
+WHERE
+  lower("resources"."name") LIKE lower(?) ESCAPE '\'
+  AND lower("resources"."description") LIKE lower(?) ESCAPE '\'
+  AND lower("resources"."content_type") LIKE lower(?) ESCAPE '\'
+  AND "resources"."content_type" IN (?)
+  AND "resources"."created_at" <= ?
+  AND "resources"."created_at" >= ?
+  AND "resources"."updated_at" <= ?
+  AND "resources"."updated_at" >= ?
+  AND "resources"."owner_id" = ?
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      resource_tags rt
+    WHERE
+      rt.resource_id = resources.id
+      AND rt.tag_id = ?
+  )
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      resource_tags rt
+    WHERE
+      rt.resource_id = resources.id
+      AND rt.tag_id = ?
+  )
+  AND (
+    resources.owner_id = ?
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        groups_related_resources rr
+      WHERE
+        rr.resource_id = resources.id
+        AND rr.group_id = ?
+    )
+  )
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      resource_notes rn
+    WHERE
+      rn.resource_id = resources.id
+      AND rn.note_id = ?
+  )
+  AND "resources"."id" IN (?, ?)
+  AND "resources"."original_name" = ?
+  AND "resources"."original_location" = ?
+  AND "resources"."hash" = ?
+  AND "resources"."width" >= ?
+  AND "resources"."width" <= ?
+  AND "resources"."height" >= ?
+  AND "resources"."height" <= ?
+  AND "resources"."resource_category_id" = ?
+  AND "resources"."series_id" = ?
+ORDER BY
+  "resources"."file_size" DESC NULLS LAST,
+  "resources"."created_at" DESC,
+  "resources"."id" DESC
+LIMIT
+  ?
+OFFSET
+  ?;
+-- params: ["%hol%","%trip%","%image/%","image/jpeg","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-11-30T00:00:00.000Z","2024-02-01T00:00:00.000Z",3,4,5,6,6,7,8,9,"a.jpg","http://example.org/a.jpg","abc",10,20,30,40,2,11,20,40]
+
+-- ResourceRepository.page (subgroups, untagged, without owner, meta sort)
+SELECT
+  "resources".*
+FROM
+  "resources"
+WHERE
+  resources.owner_id IN (
+    WITH RECURSIVE
+      sub (id) AS (
+        SELECT
+          id
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id
+        FROM
+          "groups" g
+          JOIN sub ON g.owner_id = sub.id
+      )
+    SELECT
+      id
+    FROM
+      sub
+  )
+  AND "resources"."owner_id" IS NULL
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      resource_tags rt
+    WHERE
+      rt.resource_id = resources.id
+  )
+ORDER BY
+  json_extract("resources"."meta", '$.n') ASC NULLS LAST,
+  "resources"."created_at" DESC,
+  "resources"."id" DESC
+LIMIT
+  ?
+OFFSET
+  ?;
+-- params: [3,50,0]
+
+-- ResourceRepository.page (similar, dHash zero, MetaQuery, MRQL predicate)
+SELECT
+  "resources".*
+FROM
+  "resources"
+WHERE
+  resources.width > ?
+  AND (
+    EXISTS (
+      SELECT
+        1
+      FROM
+        resource_similarities p
+      WHERE
+        (
+          p.resource_id1 = resources.id
+          OR p.resource_id2 = resources.id
+        )
+        AND COALESCE(p.p_distance, p.hamming_distance) <= ?
+        AND (
+          p.a_distance IS NULL
+          OR p.a_distance <= ?
+        )
+    )
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        image_hashes h1
+        JOIN image_hashes h2 ON h2.d_hash = h1.d_hash
+        AND h2.resource_id <> h1.resource_id
+      WHERE
+        h1.resource_id = resources.id
+        AND h1.d_hash <> ''
+        AND h1.status = 'ok'
+        AND h2.status = 'ok'
+    )
+  )
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      image_hashes h
+    WHERE
+      h.resource_id = resources.id
+      AND (
+        h.d_hash_int = 0
+        OR h.d_hash = '0000000000000000'
+      )
+  )
+  AND ((json_extract("resources"."meta", '$.n') = ?))
+ORDER BY
+  "resources"."created_at" DESC,
+  "resources"."id" DESC
+LIMIT
+  ?
+OFFSET
+  ?;
+-- params: [100,6,4,42,50,0]
+
+-- ResourceRepository.count
+SELECT
+  count(*) AS "n"
+FROM
+  "resources"
+WHERE
+  EXISTS (
+    SELECT
+      1
+    FROM
+      resource_tags rt
+    WHERE
+      rt.resource_id = resources.id
+      AND rt.tag_id = ?
+  );
+-- params: [4]
+
+-- ResourceRepository.timeline
+SELECT
+  sum(
+    CASE
+      WHEN "resources"."created_at" >= ?
+      AND "resources"."created_at" < ? THEN 1
+      ELSE 0
+    END
+  ) AS "c0",
+  sum(
+    CASE
+      WHEN "resources"."updated_at" >= ?
+      AND "resources"."updated_at" < ?
+      AND "resources"."updated_at" > "resources"."created_at" THEN 1
+      ELSE 0
+    END
+  ) AS "u0"
+FROM
+  "resources"
+WHERE
+  lower("resources"."name") LIKE lower(?) ESCAPE '\'
+  AND (
+    (
+      "resources"."created_at" >= ?
+      AND "resources"."created_at" < ?
+    )
+    OR (
+      "resources"."updated_at" >= ?
+      AND "resources"."updated_at" < ?
+    )
+  );
+-- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%hol%","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
+
+-- ResourceRepository.matchingIds
+SELECT
+  "resources"."id"
+FROM
+  "resources"
+WHERE
+  "resources"."owner_id" = ?
+ORDER BY
+  "resources"."id"
+LIMIT
+  ?;
+-- params: [3,2]
+
+-- ResourceRepository.idWithHash
+SELECT
+  "id"
+FROM
+  "resources"
+WHERE
+  "hash" = ?
+ORDER BY
+  "id";
+-- params: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
+
+-- ResourceRepository.findAt (main filesystem)
+SELECT
+  *
+FROM
+  "resources"
+WHERE
+  "location" = ?
+  AND "storage_location" IS NULL
+ORDER BY
+  "id";
+-- params: ["/in/photo.jpg"]
+
+-- ResourceRepository.findAt (alternative filesystem)
+SELECT
+  *
+FROM
+  "resources"
+WHERE
+  "location" = ?
+  AND "storage_location" = ?
+ORDER BY
+  "id";
+-- params: ["/in/photo.jpg","archive"]
+
+-- ResourceRepository.usesFile (main filesystem)
+SELECT
+  "id"
+FROM
+  "resources"
+WHERE
+  "location" = ?
+  AND "storage_location" IS NULL
+LIMIT
+  ?;
+-- params: ["/resources/aa.jpg",1]
+
+-- ResourceRepository.usesFile (alternative filesystem)
+SELECT
+  "id"
+FROM
+  "resources"
+WHERE
+  "location" = ?
+  AND "storage_location" = ?
+LIMIT
+  ?;
+-- params: ["/resources/aa.jpg","archive",1]
+
+-- ResourceRepository.insert
+INSERT INTO
+  "resources" (
+    "created_at",
+    "updated_at",
+    "created_by_user_id",
+    "guid",
+    "name",
+    "original_name",
+    "original_location",
+    "hash",
+    "hash_type",
+    "location",
+    "storage_location",
+    "description",
+    "meta",
+    "own_meta",
+    "width",
+    "height",
+    "file_size",
+    "category",
+    "content_type",
+    "content_category",
+    "resource_category_id",
+    "series_id",
+    "owner_id",
+    "current_version_id"
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING
+  "id";
+-- params: ["2024-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z",1,"00000000-0000-4000-8000-000000000000","photo.jpg","photo.jpg","","aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","SHA1","/resources/aa/aa/aa/aaaa.jpg",null,"","{}","{}",800,600,12345,"","image/jpeg","image",1,null,null,null]
+
+-- ResourceRepository.update
+UPDATE "resources"
+SET
+  "name" = ?,
+  "width" = ?,
+  "updated_at" = ?
+WHERE
+  "id" = ?;
+-- params: ["renamed",10,"2024-06-01T12:00:00.000Z",7]
+
+-- ResourceRepository.patch
+UPDATE "resources"
+SET
+  "current_version_id" = ?
+WHERE
+  "id" = ?;
+-- params: [9,7]
+
+-- ResourceRepository.remove
+DELETE FROM "resources"
+WHERE
+  "id" IN (?, ?);
+-- params: [4,5]
+
+-- ResourceRepository.videosAfter
+SELECT
+  "id",
+  "content_type"
+FROM
+  "resources"
+WHERE
+  "content_type" like ?
+  AND "id" > ?
+ORDER BY
+  "id"
+LIMIT
+  ?;
+-- params: ["video/%",100,25]
+
+-- ResourceLinkRepository.existing
+SELECT
+  "id"
+FROM
+  "tags"
+WHERE
+  "id" IN (?, ?);
+-- params: [1,2]
+
+-- ResourceLinkRepository.existing (none asked)
+-- (no statement)
+
+-- ResourceLinkRepository.replace (tags)
+DELETE FROM "resource_tags"
+WHERE
+  "resource_id" = ?;
+-- params: [7]
+
+INSERT INTO
+  "resource_tags" ("resource_id", "tag_id")
+VALUES
+  (?, ?),
+  (?, ?);
+-- params: [7,1,7,2]
+
+-- ResourceLinkRepository.replace (groups, emptied)
+DELETE FROM "groups_related_resources"
+WHERE
+  "resource_id" = ?;
+-- params: [7]
+
+-- ResourceLinkRepository.add (notes)
+DELETE FROM "resource_notes"
+WHERE
+  "resource_id" IN (?, ?)
+  AND "note_id" IN (?, ?);
+-- params: [7,8,1,2]
+
+INSERT INTO
+  "resource_notes" ("resource_id", "note_id")
+VALUES
+  (?, ?),
+  (?, ?),
+  (?, ?),
+  (?, ?);
+-- params: [7,1,7,2,8,1,8,2]
+
+-- ResourceLinkRepository.targetsOf (groups)
+SELECT DISTINCT
+  "l"."group_id" AS "target"
+FROM
+  "groups_related_resources" AS "l"
+WHERE
+  "l"."resource_id" IN (?, ?);
+-- params: [7,8]
+
+-- ResourceLinkRepository.notesOf
+SELECT
+  "notes"."id",
+  "notes"."name"
+FROM
+  "resource_notes"
+  INNER JOIN "notes" ON "notes"."id" = "resource_notes"."note_id"
+WHERE
+  "resource_notes"."resource_id" = ?
+ORDER BY
+  "notes"."name";
+-- params: [7]
+
+-- ResourceLinkRepository.relatedGroupsOf
+SELECT
+  "groups".*
+FROM
+  "groups_related_resources" AS "rr"
+  INNER JOIN "groups" ON "groups"."id" = "rr"."group_id"
+WHERE
+  "rr"."resource_id" = ?
+ORDER BY
+  "groups"."name";
+-- params: [7]
+
+-- ResourceLinkRepository.groups
+SELECT
+  *
+FROM
+  "groups"
+WHERE
+  "id" IN (?, ?);
+-- params: [3,4]
+
+-- ResourceReferenceRepository.category
+SELECT
+  "id",
+  "name",
+  "meta_schema"
+FROM
+  "resource_categories"
+WHERE
+  "id" = ?;
+-- params: [2]
+
+-- ResourceReferenceRepository.categories
+SELECT
+  "id",
+  "name",
+  "description"
+FROM
+  "resource_categories"
+WHERE
+  "id" IN (?, ?);
+-- params: [1,2]
+
+-- ResourceReferenceRepository.categoryOptions
+SELECT
+  "id",
+  "name"
+FROM
+  "resource_categories"
+ORDER BY
+  "name";
+-- params: []
+
+-- ResourceReferenceRepository.detectable
+SELECT
+  "id",
+  "name",
+  "auto_detect_rules"
+FROM
+  "resource_categories"
+WHERE
+  "auto_detect_rules" <> ?;
+-- params: [""]
+
+-- ResourceReferenceRepository.fallbackCategory
+SELECT
+  "id"
+FROM
+  "resource_categories"
+WHERE
+  "name" = ?;
+-- params: ["Default"]
+
+SELECT
+  "id"
+FROM
+  "resource_categories"
+ORDER BY
+  "id";
+-- params: []
+
+-- ResourceReferenceRepository.groupCategoryNamed
+SELECT
+  "id"
+FROM
+  "categories"
+WHERE
+  "name" = ?;
+-- params: ["Albums"]
+
+-- ResourceReferenceRepository.insertGroupCategory
+INSERT INTO
+  "categories" ("created_at", "updated_at", "created_by_user_id", "guid", "name", "section_config")
+VALUES
+  (?, ?, ?, ?, ?, ?)
+RETURNING
+  "id";
+-- params: ["2024-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z",1,"00000000-0000-4000-8000-000000000001","Albums","{}"]
+
+-- ResourceReferenceRepository.groupNamed (any category)
+SELECT
+  "id"
+FROM
+  "groups"
+WHERE
+  "name" = ?
+ORDER BY
+  "id";
+-- params: ["Holiday"]
+
+-- ResourceReferenceRepository.groupNamed (in a category)
+SELECT
+  "id"
+FROM
+  "groups"
+WHERE
+  "name" = ?
+  AND "category_id" = ?
+ORDER BY
+  "id";
+-- params: ["Holiday",3]
+
+-- ResourceReferenceRepository.insertGroup
+INSERT INTO
+  "groups" (
+    "created_at",
+    "updated_at",
+    "created_by_user_id",
+    "guid",
+    "name",
+    "description",
+    "meta",
+    "owner_id",
+    "category_id",
+    "url"
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING
+  "id";
+-- params: ["2024-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z",1,"00000000-0000-4000-8000-000000000002","Holiday","","{}",null,3,null]
+
+-- SeriesMembershipRepository.ensure
+INSERT INTO
+  "series" ("created_at", "updated_at", "created_by_user_id", "name", "slug", "meta")
+VALUES
+  (?, ?, ?, ?, ?, ?)
+ON CONFLICT ("slug") DO NOTHING;
+-- params: ["2024-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z",1,"trip","trip","{}"]
+
+SELECT
+  "id"
+FROM
+  "series"
+WHERE
+  "slug" = ?;
+-- params: ["trip"]
+
+-- SeriesMembershipRepository.exists
+SELECT
+  "id"
+FROM
+  "series"
+WHERE
+  "id" = ?;
+-- params: [4]
+
+-- SeriesMembershipRepository.claimMeta
+UPDATE "series"
+SET
+  "meta" = ?,
+  "updated_at" = ?
+WHERE
+  "id" = ?
+  AND (
+    CAST(meta AS text) = '{}'
+    OR meta IS NULL
+  );
+-- params: ["{\"a\":1}","2024-06-01T12:00:00.000Z",4]
+
+-- SeriesMembershipRepository.metaOf
+SELECT
+  "meta"
+FROM
+  "series"
+WHERE
+  "id" = ?;
+-- params: [4]
+
+-- SeriesMembershipRepository.byIds
+SELECT
+  "id",
+  "name",
+  "slug",
+  "meta"
+FROM
+  "series"
+WHERE
+  "id" IN (?, ?);
+-- params: [4,5]
+
+-- SeriesMembershipRepository.removeIfEmpty
+SELECT
+  "id"
+FROM
+  "resources"
+WHERE
+  "series_id" = ?
+LIMIT
+  ?;
+-- params: [4,1]
+
+DELETE FROM "series"
+WHERE
+  "id" = ?;
+-- params: [4]
