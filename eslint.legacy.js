@@ -13,7 +13,6 @@ export const LEGACY_SQL = [
   'src/clips/tags/sql.ts',
   'src/library/admin/settings.ts',
   'src/library/admin/stats.ts',
-  'src/library/auth/root.ts',
   'src/library/blocks/calendar/events.ts',
   'src/library/blocks/description.ts',
   'src/library/blocks/service.ts',

@@ -7,6 +7,9 @@ import type { Layout } from '../core/http/pages.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuditPages } from './audit/pages.js';
 import { tagsFeature } from './tags/feature.js';
+import { accountsFeature, type Accounts } from './accounts/feature.js';
+import { authFeature } from './auth/feature.js';
+import { savedSearchesFeature } from './savedSearches/feature.js';
 import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
@@ -67,7 +70,7 @@ export interface FeatureServers {
   share: ShareServer;
 }
 
-export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): FeatureServers {
+export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts): FeatureServers {
   const pageLayout = layout as Layout;
   const audit = lib.audit;
   audit.subscribe(lib.bus);
@@ -75,6 +78,9 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAuditPages(app, pageLayout, audit);
 
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
+  authFeature(host, accounts);
+  accountsFeature(host, accounts);
+  savedSearchesFeature(host);
   tagsFeature(host);
 
   const groups = new GroupService(lib);

@@ -14,11 +14,13 @@ import type { Library } from './context.js';
 import type { Database } from './schema/database.js';
 import { libraryMigrations } from './schema/migrations.js';
 import { seedEmptyLibrary } from './schema/seed.js';
-import { ensureRootAdmin } from './auth/root.js';
 import type { Principal } from './auth/principal.js';
+import { installRequestPipeline, recordAccess } from './auth/pipeline.js';
+import { bootstrapAccounts, buildAccounts } from './accounts/feature.js';
 import { createReadonlyRunner } from './queries/readonly.js';
 import { libraryRegistry } from './http/routes.js';
 import { registerFeatures } from './features.js';
+import { describeApi } from './auth/openapi.js';
 import { handleHtmlError, registerNotFound } from './ui/errors.js';
 import { registerAssets } from './ui/assets.js';
 import { LogRepository } from './audit/repository.js';
@@ -73,7 +75,16 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     await handle.close();
     throw e;
   }
-  const root = await ensureRootAdmin(handle.db, log);
+  const bus = new EventBus<Principal>();
+  const transactor = new Transactor(handle.db);
+  const accounts = buildAccounts(handle.db, handle.dialect, transactor, bus, config.auth);
+  let root: Principal;
+  try {
+    root = await bootstrapAccounts(accounts, config.auth, log);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
   if (config.cleanupLogsDays > 0) {
     const cutoff = new Date(Date.now() - config.cleanupLogsDays * 86_400_000).toISOString();
     const removed = await new LogRepository(handle.db, handle.dialect).deleteOlderThan(cutoff);
@@ -91,8 +102,8 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   const lib: Library = {
     db: handle.db,
     dialect: handle.dialect,
-    transactor: new Transactor(handle.db),
-    bus: new EventBus<Principal>(),
+    transactor,
+    bus,
     config,
     root,
     readonlySql: createReadonlyRunner({ kind: handle.kind, mainDsn: config.dbDsn, readonlyDsn: config.readonlyDsn, sqliteMain: handle.sqlite }),
@@ -102,8 +113,13 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     startedAt: new Date(),
   };
   // Retention of finished jobs and of the download history (companion §7.2, §7.3).
+  // The implicit actor with auth off follows the oldest enabled administrator.
+  accounts.users.watchAdmins(async () => {
+    lib.root = await accounts.users.rootPrincipal();
+  });
   const sweep = async () => {
     jobs.sweep();
+    await accounts.auth.sweepExpiredSessions().catch((e: unknown) => console.error('session sweep failed:', e));
     await history.sweep(settings.millis('download_failed_retention'), settings.millis('download_history_retention')).catch((e: unknown) => console.error('history sweep failed:', e));
   };
   const sweeper = setInterval(() => void sweep(), 5 * 60_000);
@@ -115,14 +131,13 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     logger: config.logRequests,
     onError: handleHtmlError,
   });
-  app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (req) => {
-    req.principal = lib.root;
-  });
+  // Every route declares its capability; the pipeline authenticates and enforces it (§10.8).
+  recordAccess(app);
+  installRequestPipeline(app, { enabled: config.auth.enabled, auth: accounts.auth, root: () => lib.root });
 
   const routes = libraryRegistry(app);
-  const servers = registerFeatures(app, routes, lib, history);
-  app.get('/v1/openapi.json', async () => routes.openapi({ title: 'Stacks library API', version: '1' }));
+  const servers = registerFeatures(app, routes, lib, history, accounts);
+  app.get('/v1/openapi.json', { config: { needs: 'read' } }, async () => describeApi(routes.openapi({ title: 'Stacks library API', version: '1' })));
   registerAssets(app);
   registerNotFound(app);
 

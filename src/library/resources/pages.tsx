@@ -127,6 +127,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
   const listPage = (path: string, title: string, view: (rows: ResourceRecord[]) => SafeHtml) =>
     registerPage(app, layout, {
       path,
+      needs: 'read',
       load: async (req) => {
         const input = readParams(ResourceListInput, makeBag(req.query));
         const { rows, page, perPage } = await resources.list(input);
@@ -245,6 +246,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
 
   registerPage(app, layout, {
     path: '/resource',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
@@ -297,6 +299,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
 
   registerPage(app, layout, {
     path: '/resource/new',
+    needs: 'read',
     load: async (req) => ({
       pageTitle: 'Upload resources',
       errorMessage: firstOf(queryOf(req).error) || undefined,
@@ -309,6 +312,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
 
   registerPage(app, layout, {
     path: '/resource/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
@@ -326,6 +330,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, ctx:
 
   registerPage(app, layout, {
     path: '/resource/compare',
+    needs: 'read',
     load: async (req, reply) => {
       const q = readParams(Type.Object({ r1: Type.Integer(), v1: Type.Optional(Type.Integer()), r2: Type.Optional(Type.Integer()), v2: Type.Optional(Type.Integer()) }), makeBag(req.query));
       const r2 = q.r2 ?? q.r1;

@@ -60,6 +60,7 @@ export function registerDashboard(app: FastifyInstance, layout: Layout, lib: Lib
 
   registerPage(app, layout, {
     path: '/dashboard',
+    needs: 'read',
     load: async () => {
       // An edit counts only when it came more than a second after the creation.
       const edited = lib.dialect.kind === 'sqlite' ? sql`julianday(updated_at) > julianday(created_at) + 1.0 / 86400` : sql`updated_at > created_at + interval '1 second'`;
