@@ -4,6 +4,8 @@
 // count on both keys; a success clears the username's. State lives in memory, bounded.
 
 const MAX_KEYS = 50_000;
+/** Eviction frees a tenth of the bound at once, so a flood of new keys costs O(1) each. */
+const EVICT_TO = MAX_KEYS * 0.9;
 
 interface Entry {
   failures: number[];
@@ -83,7 +85,11 @@ export class LoginLimiter {
     }
   }
 
-  /** At the bound: drop expired keys, then the oldest idle ones (Map keeps insertion order). */
+  /**
+   * At the bound: drop expired keys, then the oldest idle ones (a Map keeps insertion order)
+   * until a tenth of the room is free. Under a flood of distinct keys the oldest failures are
+   * forgotten first: memory stays bounded, which the companion asks for.
+   */
   private evict(): void {
     const since = this.now() - this.windowMs;
     for (const [k, e] of this.entries) {
@@ -91,7 +97,7 @@ export class LoginLimiter {
       if (e.inFlight === 0 && e.failures.length === 0) this.entries.delete(k);
     }
     for (const [k, e] of this.entries) {
-      if (this.entries.size < MAX_KEYS) break;
+      if (this.entries.size <= EVICT_TO) break;
       if (e.inFlight === 0) this.entries.delete(k);
     }
   }
