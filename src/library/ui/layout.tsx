@@ -146,11 +146,12 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
         </header>
-        <div class="title-area">
+        {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
+        <section class="title-area" aria-labelledby="page-title">
           {extras.breadcrumb}
-          <h1>{ctx.pageTitle}</h1>
+          <h1 id="page-title">{ctx.pageTitle}</h1>
           <div class="actions">{trim(extras.actions)}</div>
-        </div>
+        </section>
         <div class="page">
           {extras.sidebar ? <aside class="sidebar">{trim(extras.sidebar)}</aside> : null}
           <main id="main-content">
