@@ -24,7 +24,11 @@ document.addEventListener('alpine:init', () => {
         }
         this.minted = body;
         form.reset();
-        this.$nextTick(() => this.$refs.token.select());
+        // Focus moves to the token (the form it came from is hidden now).
+        this.$nextTick(() => {
+          this.$refs.token.focus();
+          this.$refs.token.select();
+        });
       } finally {
         this.busy = false;
       }

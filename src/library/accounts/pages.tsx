@@ -299,7 +299,13 @@ export function registerAccountPages(app: FastifyInstance, layout: Layout, users
         user,
         errorMessage: firstOf(queryOf(req).error) || undefined,
         _scope: user.scopeGroupId !== undefined ? [{ id: user.scopeGroupId, name: names.get(user.scopeGroupId) ?? `#${user.scopeGroupId}` }] : [],
-        _layout: { breadcrumb: <a href="/admin/users">Users</a> },
+        _layout: {
+          breadcrumb: (
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+              <a href="/admin/users">Users</a>
+            </nav>
+          ),
+        },
       };
     },
     view: (ctx, req) => (
@@ -308,7 +314,13 @@ export function registerAccountPages(app: FastifyInstance, layout: Layout, users
         <section class="card danger-zone" aria-labelledby="delete-heading">
           <h2 id="delete-heading">Delete account</h2>
           <p>Its sessions and API tokens end; what it created stays, without an author.</p>
-          <PostButton action="/v1/user/delete" label="Delete account" danger confirm={`Delete the account "${ctx.user.username}"? This cannot be undone.`} fields={{ id: ctx.user.ID }} />
+          <form method="post" action="/v1/user/delete" x-data="" {...{ '@submit': `if (!confirm(${JSON.stringify(`Delete the account "${ctx.user.username}"? This cannot be undone.`)})) $event.preventDefault()` }}>
+            <FormPage req={req} />
+            <input type="hidden" name="id" value={ctx.user.ID} />
+            <button type="submit" class="danger">
+              Delete account
+            </button>
+          </form>
         </section>
       </div>
     ),

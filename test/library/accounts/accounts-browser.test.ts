@@ -101,6 +101,9 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('accounts in a browse
     await page.selectOption('select[name="role"]', 'user');
     await Promise.all([page.waitForURL(/\/admin\/users\/edit\?/), page.click('[data-testid="user-form"] button[type="submit"]')]);
     expect(await page.textContent('.error-banner')).toContain('cannot remove the last enabled administrator');
+    page.once('dialog', (d) => void d.accept());
+    await Promise.all([page.waitForURL(/\/admin\/users\/edit\?.*error=/), page.click('button:has-text("Delete account")')]);
+    expect(await page.textContent('.error-banner')).toContain('cannot remove the last enabled administrator');
   });
 
   it('signs out from the account menu', async () => {
