@@ -2,7 +2,8 @@
 // their rules, the last-enabled-administrator guard, and the root administrator bootstrap.
 // Every change to who may administer runs under one in-process lock, so two requests cannot
 // each remove "the other" last administrator.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { uuidV7 } from '../../core/ids.js';
 import { nowIso, bool } from '../../core/db/values.js';
 import { badRequest, conflict, HttpError, notFound } from '../../core/http/errors.js';
 import type { Transactor } from '../../core/db/repository.js';
@@ -176,7 +177,7 @@ export class UserService {
         const created = await this.users.insert({
           created_at: now,
           updated_at: now,
-          guid: randomUUID(),
+          guid: uuidV7(),
           username,
           display_name: displayName,
           password_hash: passwordHash,
@@ -290,7 +291,7 @@ export class UserService {
       await this.users.insert({
         created_at: now,
         updated_at: now,
-        guid: randomUUID(),
+        guid: uuidV7(),
         username,
         display_name: username,
         password_hash: await hashPassword(password),
@@ -334,12 +335,12 @@ export class UserService {
     }
     const candidates = ['root', ...Array.from({ length: 98 }, (_, i) => `root${i + 2}`)];
     const taken = await this.users.takenUsernames(candidates);
-    const username = candidates.find((c) => !taken.has(c)) ?? `root-${randomUUID()}`;
+    const username = candidates.find((c) => !taken.has(c)) ?? `root-${uuidV7()}`;
     const now = nowIso();
     await this.users.insert({
       created_at: now,
       updated_at: now,
-      guid: randomUUID(),
+      guid: uuidV7(),
       username,
       display_name: 'Administrator',
       password_hash: await hashPassword(randomBytes(24).toString('base64url')),

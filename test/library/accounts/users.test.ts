@@ -38,7 +38,7 @@ describe('user administration', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['CreatedAt', 'ID', 'UpdatedAt', 'disabled', 'displayName', 'guid', 'role', 'username']);
     expect(res.body).toMatchObject({ username: 'ada', displayName: 'Ada L.', role: 'editor', disabled: false });
-    expect(res.body.guid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.guid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const one = await lib.json<UserRecord>('GET', `/v1/user?id=${res.body.ID}`, undefined, asSession(admin));
     expect(one.body).toEqual(res.body);
     expect(JSON.stringify(one.body)).not.toMatch(/hash|\$2[aby]\$/);
