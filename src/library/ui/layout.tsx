@@ -44,7 +44,8 @@ function permissionOf(req: FastifyRequest): Permission & { page(href: string): b
     const needs = access?.needsOf(method, path);
     return needs === undefined || can(principal, needs);
   };
-  return { allows, canWrite: principal !== null && can(principal, 'write'), page: (href) => allows('GET', href.split('?')[0]) };
+  const knows = (method: string, path: string) => access?.needsOf(method, path) !== undefined;
+  return { allows, knows, canWrite: principal !== null && can(principal, 'write'), page: (href) => allows('GET', href.split('?')[0]) };
 }
 
 /** Members every page's JSON form carries (companion §6.1): who is signed in, and the CSRF token. */

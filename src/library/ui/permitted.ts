@@ -1,11 +1,12 @@
 // Pages show only what the viewer may do (companion §6.2): a form posting to a route whose
-// capability the principal lacks is left out, and so are links to create and edit forms for a
-// principal that cannot write. The server refuses those requests anyway; this keeps the page
-// honest. Our own markup never nests forms, so a form ends at the first </form>.
+// capability the principal lacks is left out, and so are links to the create and edit form of
+// an entity the principal may not write (`/category/new` follows `POST /v1/category`; an
+// entity without such a route needs `write`). The server refuses those requests anyway; this
+// keeps the page honest. Our own markup never nests forms, so a form ends at the first </form>.
 
 const FORM = /<form\b([^>]*)>[\s\S]*?<\/form>/g;
 const LINK = /<a\b([^>]*)>[\s\S]*?<\/a>/g;
-const EDIT_PAGE = /^\/[^?#]*\/(new|edit)(?:[?#]|$)/;
+const EDIT_PAGE = /^(\/[^?#]*)\/(new|edit)(?:[?#]|$)/;
 
 function attr(attrs: string, name: string): string | undefined {
   const m = new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(attrs);
@@ -15,6 +16,8 @@ function attr(attrs: string, name: string): string | undefined {
 export interface Permission {
   /** May the viewer call this route? (unknown routes count as allowed) */
   allows(method: string, path: string): boolean;
+  /** Is this route declared at all? */
+  knows(method: string, path: string): boolean;
   canWrite: boolean;
 }
 
@@ -25,11 +28,11 @@ export function withoutForbiddenActions(html: string, permission: Permission): s
     if (method !== 'POST' || !action || !action.startsWith('/')) return form;
     return permission.allows('POST', action.split(/[?#]/)[0]) ? form : '';
   });
-  if (!permission.canWrite) {
-    out = out.replace(LINK, (link, attrs: string) => {
-      const href = attr(attrs, 'href');
-      return href && EDIT_PAGE.test(href) ? '' : link;
-    });
-  }
-  return out;
+  return out.replace(LINK, (link, attrs: string) => {
+    const entity = EDIT_PAGE.exec(attr(attrs, 'href') ?? '')?.[1];
+    if (!entity) return link;
+    const write = `/v1${entity}`;
+    const may = permission.knows('POST', write) ? permission.allows('POST', write) : permission.canWrite;
+    return may ? link : '';
+  });
 }
