@@ -22,7 +22,7 @@ export interface Permission {
 }
 
 export function withoutForbiddenActions(html: string, permission: Permission): string {
-  let out = html.replace(FORM, (form, attrs: string) => {
+  const out = html.replace(FORM, (form, attrs: string) => {
     const method = (attr(attrs, 'method') ?? 'get').toUpperCase();
     const action = attr(attrs, 'action');
     if (method !== 'POST' || !action || !action.startsWith('/')) return form;
