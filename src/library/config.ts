@@ -2,6 +2,7 @@
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
 import { parseAllowList, type AddressPolicy } from '../core/net/addresses.js';
 import { parseDuration } from '../core/config/duration.js';
+import { passwordProblem } from './auth/passwords.js';
 
 export const libraryFlags = {
   'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
@@ -53,6 +54,15 @@ export const libraryFlags = {
   'mrql-default-limit': flag.int('LIMIT applied to MRQL queries without one (1–100000)', 500, { env: 'MRQL_DEFAULT_LIMIT', min: 1 }),
   'mrql-page-query-budget': flag.int('distinct inline [mrql] queries one page render may run (0 = no limit)', 200, { env: 'MRQL_PAGE_QUERY_BUDGET', min: 0 }),
   'skip-fts': flag.bool('do not use full-text indexes; search and TEXT ~ fall back to LIKE matching', 'SKIP_FTS'),
+  auth: flag.bool('turn on accounts, roles, sessions, API tokens and CSRF protection', 'AUTH_ENABLED'),
+  'session-ttl': flag.duration('lifetime of a login session, fixed from login', '720h', 'SESSION_TTL'),
+  'session-cookie-secure': flag.bool('mark the session cookie Secure (serve over HTTPS)', 'SESSION_COOKIE_SECURE'),
+  'create-admin-user': flag.string('at every start, create this account as an enabled admin or reset it to one', '', { env: 'CREATE_ADMIN_USER' }),
+  'create-admin-password': flag.string('password of -create-admin-user (required with it)', '', { env: 'CREATE_ADMIN_PASSWORD' }),
+  'login-max-attempts': flag.int('failed logins allowed per IP and per username within the window before 429 (0 = off)', 0, { env: 'LOGIN_MAX_ATTEMPTS', min: 0 }),
+  'login-attempt-window': flag.duration('sliding window of the login limit; also the effective lockout', '15m', 'LOGIN_ATTEMPT_WINDOW'),
+  'trust-proxy-headers': flag.bool('take the client IP for login throttling from X-Forwarded-For (only behind a trusted proxy)', 'TRUST_PROXY_HEADERS'),
+  'max-user-tokens': flag.int('API tokens one account may hold (0 = no cap)', 100, { env: 'MAX_USER_TOKENS', min: 0 }),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -115,6 +125,8 @@ export interface LibraryConfig {
     thumbPollIntervalMs: number;
     thumbBackfill: boolean;
   };
+  /** Accounts and login (companion §1.8.4). */
+  auth: AuthConfig;
   hashing: {
     workerCount: number;
     batchSize: number;
@@ -123,6 +135,43 @@ export interface LibraryConfig {
     ahashThreshold: number;
     disabled: boolean;
     cacheSize: number;
+  };
+}
+
+export interface AuthConfig {
+  /** -auth: accounts, roles, sessions, tokens and CSRF; off, every request runs as the root admin. */
+  enabled: boolean;
+  sessionTtlMs: number;
+  cookieSecure: boolean;
+  /** -create-admin-user / -create-admin-password, applied at every start. */
+  bootstrapAdmin: { username: string; password: string } | null;
+  /** 0 = login rate limiting off. */
+  loginMaxAttempts: number;
+  loginWindowMs: number;
+  trustProxyHeaders: boolean;
+  /** 0 = no cap. */
+  maxUserTokens: number;
+}
+
+function authSettings(f: LibraryFlags): AuthConfig {
+  const username = f['create-admin-user'].trim();
+  const password = f['create-admin-password'];
+  if (username && !password) throw new ConfigError('-create-admin-user needs -create-admin-password (CREATE_ADMIN_PASSWORD)');
+  if (!username && password) throw new ConfigError('-create-admin-password is set but -create-admin-user is not');
+  if (username.length > 128) throw new ConfigError('invalid -create-admin-user: at most 128 characters');
+  const problem = password ? passwordProblem(password) : null;
+  if (problem) throw new ConfigError(`invalid -create-admin-password: ${problem}`);
+  if (f['session-ttl'] <= 0) throw new ConfigError('invalid -session-ttl: must be positive');
+  if (f['login-attempt-window'] <= 0) throw new ConfigError('invalid -login-attempt-window: must be positive');
+  return {
+    enabled: f.auth,
+    sessionTtlMs: f['session-ttl'],
+    cookieSecure: f['session-cookie-secure'],
+    bootstrapAdmin: username ? { username, password } : null,
+    loginMaxAttempts: f['login-max-attempts'],
+    loginWindowMs: f['login-attempt-window'],
+    trustProxyHeaders: f['trust-proxy-headers'],
+    maxUserTokens: f['max-user-tokens'],
   };
 }
 
@@ -265,6 +314,7 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
       cacheSize: f['hash-cache-size'],
     },
     mrql: mrqlSettings(f),
+    auth: authSettings(f),
     fts: !f['skip-fts'],
     generation: generationSettings(env),
     templateSigningKey: env.TEMPLATE_SIGNING_KEY ?? '',

@@ -6,6 +6,9 @@ import { layout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
 import { auditFeature } from './audit/feature.js';
 import { tagsFeature } from './tags/feature.js';
+import { accountsFeature, type Accounts } from './accounts/feature.js';
+import { authFeature } from './auth/feature.js';
+import { savedSearchesFeature } from './savedSearches/feature.js';
 import { GroupService } from './groups/service.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerGroupPages } from './groups/pages.js';
@@ -51,10 +54,13 @@ export interface FeatureServers {
   mrql: MrqlFeature;
 }
 
-export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory): FeatureServers {
+export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts): FeatureServers {
   const pageLayout = layout as Layout;
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   auditFeature(host);
+  authFeature(host, accounts);
+  accountsFeature(host, accounts);
+  savedSearchesFeature(host);
   const tags = tagsFeature(host);
   const mrql = mrqlFeature(host);
   searchFeature(host);

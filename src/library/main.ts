@@ -14,13 +14,14 @@ import type { Library } from './context.js';
 import type { Database } from './schema/database.js';
 import { libraryMigrations } from './schema/migrations.js';
 import { seedEmptyLibrary } from './schema/seed.js';
-import { ensureRootAdmin } from './auth/root.js';
-import { RootAdminRepository } from './auth/root.repository.js';
 import type { Principal } from './auth/principal.js';
+import { installRequestPipeline, recordAccess } from './auth/pipeline.js';
+import { bootstrapAccounts, buildAccounts } from './accounts/feature.js';
 import { createReadonlyRunner } from './queries/readonly.js';
 import { libraryRegistry } from './http/routes.js';
 import { registerFeatures } from './features.js';
 import type { MrqlFeature } from './mrql/feature.js';
+import { describeApi } from './auth/openapi.js';
 import { handleHtmlError, registerNotFound } from './ui/errors.js';
 import { registerAssets } from './ui/assets.js';
 import { LogRepository } from './audit/repository.js';
@@ -76,7 +77,16 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     await handle.close();
     throw e;
   }
-  const root = await ensureRootAdmin(new RootAdminRepository(handle.db, handle.dialect), log);
+  const bus = new EventBus<Principal>();
+  const transactor = new Transactor(handle.db);
+  const accounts = buildAccounts(handle.db, handle.dialect, transactor, bus, config.auth);
+  let root: Principal;
+  try {
+    root = await bootstrapAccounts(accounts, config.auth, log);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
   const audit = new AuditLog(new LogRepository(handle.db, handle.dialect));
   if (config.cleanupLogsDays > 0) {
     const cutoff = new Date(Date.now() - config.cleanupLogsDays * 86_400_000).toISOString();
@@ -86,7 +96,6 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
 
   const settings = new RuntimeSettings(new SettingsRepository(handle.db, handle.dialect), bootSettings(config));
   await settings.load(log);
-  const transactor = new Transactor(handle.db);
   const history = new DownloadHistory(new HistoryRepository(handle.db, handle.dialect), transactor);
   const jobs = new JobQueue({
     concurrency: config.maxJobConcurrency,
@@ -96,7 +105,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     db: handle.db,
     dialect: handle.dialect,
     transactor,
-    bus: new EventBus<Principal>(),
+    bus,
     config,
     root,
     readonlySql: createReadonlyRunner({ kind: handle.kind, mainDsn: config.dbDsn, readonlyDsn: config.readonlyDsn, sqliteMain: handle.sqlite }),
@@ -106,8 +115,13 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     startedAt: new Date(),
   };
   // Retention of finished jobs and of the download history (companion §7.2, §7.3).
+  // The implicit actor with auth off follows the oldest enabled administrator.
+  accounts.users.watchAdmins(async () => {
+    lib.root = await accounts.users.rootPrincipal();
+  });
   const sweep = async () => {
     jobs.sweep();
+    await accounts.auth.sweepExpiredSessions().catch((e: unknown) => console.error('session sweep failed:', e));
     await history.sweep(settings.millis('download_failed_retention'), settings.millis('download_history_retention')).catch((e: unknown) => console.error('history sweep failed:', e));
   };
   const sweeper = setInterval(() => void sweep(), 5 * 60_000);
@@ -119,14 +133,13 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     logger: config.logRequests,
     onError: handleHtmlError,
   });
-  app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (req) => {
-    req.principal = lib.root;
-  });
+  // Every route declares its capability; the pipeline authenticates and enforces it (§10.8).
+  recordAccess(app);
+  installRequestPipeline(app, { enabled: config.auth.enabled, auth: accounts.auth, root: () => lib.root });
 
   const routes = libraryRegistry(app);
-  const servers = registerFeatures(app, routes, lib, history);
-  app.get('/v1/openapi.json', async () => routes.openapi({ title: 'Stacks library API', version: '1' }));
+  const servers = registerFeatures(app, routes, lib, history, accounts);
+  app.get('/v1/openapi.json', { config: { needs: 'read' } }, async () => describeApi(routes.openapi({ title: 'Stacks library API', version: '1' })));
   registerAssets(app);
   registerNotFound(app);
 

@@ -18,6 +18,13 @@ export interface TestLibrary extends RunningLibrary {
   json<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: T }>;
   /** Form-encoded POST (pairs allow repeated keys). */
   form(path: string, pairs: [string, string | number][], headers?: Record<string, string>): Promise<Response>;
+  /** Stops this server and starts another on the same database and files with other flags. */
+  restart(extraArgs?: string[], options?: TestStartOptions): Promise<TestLibrary>;
+}
+
+export interface TestStartOptions {
+  /** Receives the start-up log lines (default: discarded). */
+  log?: (msg: string) => void;
 }
 
 async function freshPostgresDsn(): Promise<{ dsn: string; drop: () => Promise<void> }> {
@@ -39,19 +46,30 @@ async function freshPostgresDsn(): Promise<{ dsn: string; drop: () => Promise<vo
   };
 }
 
-export async function startTestLibrary(extraArgs: string[] = []): Promise<TestLibrary> {
+export async function startTestLibrary(extraArgs: string[] = [], options: TestStartOptions = {}): Promise<TestLibrary> {
   const dir = mkdtempSync(join(tmpdir(), 'stacks-lib-test-'));
   let drop = async () => {};
-  const args = ['-bind-address', '127.0.0.1:0', '-file-save-path', join(dir, 'files'), '-quiet', ...extraArgs];
+  const dbArgs: string[] = [];
   if (TEST_DB === 'postgres') {
     const fresh = await freshPostgresDsn();
     drop = fresh.drop;
-    args.push('-db-type', 'POSTGRES', '-db-dsn', fresh.dsn);
+    dbArgs.push('-db-type', 'POSTGRES', '-db-dsn', fresh.dsn);
   } else if (!extraArgs.includes('-db-dsn')) {
-    args.push('-db-dsn', join(dir, 'library.db'));
+    dbArgs.push('-db-dsn', join(dir, 'library.db'));
   }
+  try {
+    return await launch(dir, dbArgs, extraArgs, options, drop);
+  } catch (e) {
+    await drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+async function launch(dir: string, dbArgs: string[], extraArgs: string[], options: TestStartOptions, drop: () => Promise<void>): Promise<TestLibrary> {
+  const args = ['-bind-address', '127.0.0.1:0', '-file-save-path', join(dir, 'files'), '-quiet', ...extraArgs, ...dbArgs];
   const { config } = parseLibraryArgs(args, {});
-  const running = await startLibrary(config, { log: () => undefined });
+  const running = await startLibrary(config, { log: options.log ?? (() => undefined) });
   const lib: TestLibrary = {
     ...running,
     dir,
@@ -80,6 +98,10 @@ export async function startTestLibrary(extraArgs: string[] = []): Promise<TestLi
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
         body,
       });
+    },
+    async restart(nextArgs: string[] = [], nextOptions: TestStartOptions = {}) {
+      await running.close();
+      return launch(dir, dbArgs, nextArgs, nextOptions, drop);
     },
     async close() {
       await running.close();

@@ -12,13 +12,18 @@ export interface PageContext {
 
 export interface PageDef<C extends PageContext> {
   path: string;
+  /** The capability the page needs; the service's request pipeline enforces it. */
+  needs: string;
   load: (req: FastifyRequest, reply: FastifyReply) => Promise<C>;
   view: (ctx: C, req: FastifyRequest) => SafeHtml;
   /** Runs before load (authorisation). */
   guard?: (req: FastifyRequest) => Promise<void>;
 }
 
-export type Layout = (ctx: PageContext, body: SafeHtml, req: FastifyRequest) => SafeHtml;
+export type Layout = ((ctx: PageContext, body: SafeHtml, req: FastifyRequest) => SafeHtml) & {
+  /** Members every page's JSON form carries besides its own (who is signed in, say). */
+  common?: (req: FastifyRequest) => Record<string, unknown>;
+};
 
 /**
  * Drops null and undefined members at every depth, as the JSON page form does, and members
@@ -39,12 +44,13 @@ export function registerPage<C extends PageContext>(app: FastifyInstance, layout
     if (def.guard) await def.guard(req);
     const ctx = await def.load(req, reply);
     if (reply.sent) return reply;
-    if (mode === 'json' || (mode === 'auto' && wantsJson(req))) return reply.type('application/json').send(withoutNulls(ctx));
+    if (mode === 'json' || (mode === 'auto' && wantsJson(req))) return reply.type('application/json').send(withoutNulls({ ...ctx, ...layout.common?.(req) }));
     const body = def.view(ctx, req);
     const html = mode === 'body' ? body.html : `<!doctype html>\n${layout(ctx, body, req).html}`;
     return reply.type('text/html; charset=utf-8').send(html);
   };
-  app.get(def.path, serve('auto'));
-  app.get(`${def.path}.json`, serve('json'));
-  app.get(`${def.path}.body`, serve('body'));
+  const config = { needs: def.needs };
+  app.get(def.path, { config }, serve('auto'));
+  app.get(`${def.path}.json`, { config }, serve('json'));
+  app.get(`${def.path}.body`, { config }, serve('body'));
 }

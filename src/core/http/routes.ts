@@ -8,6 +8,16 @@ import { redirectTarget } from './respond.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The capability a route declares, kept on the Fastify route itself so one request
+     * pipeline can enforce it for declared routes, pages and plain routes alike.
+     */
+    needs?: string;
+  }
+}
+
 export interface RouteContext<P> {
   req: FastifyRequest;
   reply: FastifyReply;
@@ -26,6 +36,8 @@ export interface RouteDef<S extends TObject = TObject, C extends string = string
   reply?: TSchema;
   /** Multipart routes that read file parts themselves get no pre-parsed multipart fields. */
   streamsFiles?: boolean;
+  /** Body limit of this route in bytes, when it differs from the server's. */
+  bodyLimit?: number;
   handler: (ctx: RouteContext<Static<S>>) => Promise<unknown>;
 }
 
@@ -77,6 +89,8 @@ export class RouteRegistry<C extends string> {
       this.app.route({
         method: methods,
         url,
+        config: { needs: d.needs },
+        ...(d.bodyLimit !== undefined ? { bodyLimit: d.bodyLimit } : {}),
         onRequest: authorize && authorizeOnRequest ? async (req) => authorize(req, d.needs, d) : undefined,
         handler: async (req, reply) => {
           if (authorize && !authorizeOnRequest) await authorize(req, d.needs, d);

@@ -17,6 +17,7 @@ function Figures(props: { rows: [string, string | number][] }): SafeHtml {
 export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Library, stats: AdminStats): void {
   registerPage(app, layout, {
     path: '/admin/overview',
+    needs: 'system',
     load: async () => ({ pageTitle: 'Overview', server: await stats.server(), data: await stats.data() }),
     view: (ctx) => {
       const s = ctx.server;
@@ -67,6 +68,7 @@ export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Li
 
   registerPage(app, layout, {
     path: '/admin/settings',
+    needs: 'system',
     load: async () => ({ pageTitle: 'Settings', settings: lib.settings.list() }),
     view: (ctx) => (
       <div>

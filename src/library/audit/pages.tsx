@@ -44,6 +44,7 @@ function LogFilters(props: { q: Record<string, string | string[]> }) {
 export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: AuditLog): void {
   registerPage(app, layout, {
     path: '/logs',
+    needs: 'system',
     load: async (req) => {
       const input = readParams(LogListInput, makeBag(req.query));
       const { page, perPage, offset } = pageOf(input.page);
@@ -92,6 +93,7 @@ export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: 
 
   registerPage(app, layout, {
     path: '/log',
+    needs: 'system',
     load: async (req) => {
       const { id } = readParams(Type.Object({ id: Type.Integer() }), makeBag(req.query));
       const row = await audit.get(id);

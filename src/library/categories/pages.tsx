@@ -45,6 +45,7 @@ export function registerCarrierPages(app: FastifyInstance, layout: Layout, carri
 
   registerPage(app, layout, {
     path: k.pages.list,
+    needs: 'read',
     load: async (req) => {
       const input = readParams(CarrierListInput, makeBag(req.query));
       const { rows, page, perPage } = await carriers.crud.list(input);
@@ -88,6 +89,7 @@ export function registerCarrierPages(app: FastifyInstance, layout: Layout, carri
 
   registerPage(app, layout, {
     path: k.pages.detail,
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const row = await carriers.crud.require(id);
@@ -155,12 +157,14 @@ export function registerCarrierPages(app: FastifyInstance, layout: Layout, carri
 
   registerPage(app, layout, {
     path: `${k.pages.detail}/new`,
+    needs: 'read',
     load: async (req) => ({ pageTitle: `New ${k.label}`, errorMessage: firstOf(queryOf(req).error) || undefined }),
     view: (_ctx, req) => <CarrierForm req={req} carriers={carriers} />,
   });
 
   registerPage(app, layout, {
     path: `${k.pages.detail}/edit`,
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const record = carriers.record(await carriers.crud.require(id));

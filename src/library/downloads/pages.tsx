@@ -103,6 +103,7 @@ function HistoryFilters(props: { q: Record<string, string | string[]> }): SafeHt
 export function registerDownloadPages(app: FastifyInstance, layout: Layout, downloads: DownloadService): void {
   registerPage(app, layout, {
     path: '/downloads',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(HistoryListInput, makeBag(req.query));
       const p = req.principal;

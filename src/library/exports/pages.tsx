@@ -61,6 +61,7 @@ function ids(raw: string | string[] | undefined): number[] {
 export function registerExportPages(app: FastifyInstance, layout: Layout, lib: Library, repo: ExportRepository): void {
   registerPage(app, layout, {
     path: '/admin/export',
+    needs: 'write',
     load: async (req) => {
       const q = queryOf(req);
       const wanted = ids(q.groups);

@@ -87,6 +87,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
 
   registerPage(app, layout, {
     path: '/groups',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(GroupListInput, makeBag(req.query));
       const [{ rows, page, perPage }, cats, tagRows, ownerRows] = await Promise.all([
@@ -142,6 +143,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
 
   registerPage(app, layout, {
     path: '/group',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const [group, parents] = await Promise.all([groups.read(id), groups.parents(id)]);
@@ -252,12 +254,14 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
 
   registerPage(app, layout, {
     path: '/group/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New group', errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories() }),
     view: (ctx, req) => <GroupForm req={req} categories={ctx._categories} />,
   });
 
   registerPage(app, layout, {
     path: '/group/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const group = await groups.read(id);
@@ -268,6 +272,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
 
   registerPage(app, layout, {
     path: '/group/tree',
+    needs: 'read',
     load: async (req) => {
       const q = readParams(Type.Object({ root: Type.Optional(Type.Integer()), containing: Type.Optional(Type.Integer()) }), makeBag(req.query));
       // With `containing`, open the path from its root down to it.

@@ -1,25 +1,16 @@
-// Library routes: the core route registry with the library's capabilities and principal.
+// Library routes: the core route registry typed with the library's capabilities. The capability
+// a route declares is enforced by the request pipeline (auth/pipeline.ts), before the body is
+// read, for routes, pages and plain routes alike.
 import type { FastifyRequest } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
 import { RouteRegistry, type RouteDef } from '../../core/http/routes.js';
-import { forbidden } from '../../core/http/errors.js';
-import { can, type Actor, type Capability, type Principal } from '../auth/principal.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal: Principal;
-  }
-}
+import type { Actor, Capability } from '../auth/principal.js';
 
 export type LibraryRoute<S extends TObject> = RouteDef<S, Capability>;
 export type LibraryRoutes = RouteRegistry<Capability>;
 
 export function libraryRegistry(app: ConstructorParameters<typeof RouteRegistry>[0]): LibraryRoutes {
-  return new RouteRegistry<Capability>(app, {
-    authorize: async (req, needs) => {
-      if (!can(req.principal, needs)) throw forbidden();
-    },
-  });
+  return new RouteRegistry<Capability>(app);
 }
 
 /** The acting principal and request origin, as services receive them. */

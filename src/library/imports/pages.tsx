@@ -260,6 +260,7 @@ function Result(): SafeHtml {
 export function registerImportPages(app: FastifyInstance, layout: Layout, lib: Library, store: ImportStore): void {
   registerPage(app, layout, {
     path: '/admin/import',
+    needs: 'write',
     load: async (req) => {
       const q = queryOf(req);
       const visible = jobVisibility(req.principal);

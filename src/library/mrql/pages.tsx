@@ -13,6 +13,7 @@ const PageInput = Type.Object({ q: Type.Optional(Type.String()), saved: Type.Opt
 export function registerMrqlPages(app: FastifyInstance, layout: Layout, mrql: MrqlService): void {
   registerPage(app, layout, {
     path: '/mrql',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(PageInput, makeBag(req.query));
       const saved = (await mrql.saved.list(undefined, true)).map(savedRecord);

@@ -42,6 +42,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
 
   registerPage(app, layout, {
     path: '/notes',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(NoteListInput, makeBag(req.query));
       const [{ rows, page, perPage }, total, types, tags, groups, owner] = await Promise.all([
@@ -100,6 +101,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
 
   registerPage(app, layout, {
     path: '/note',
+    needs: 'read',
     load: async (req) => {
       const { note, list, data } = await loadNote(req);
       const types = await blocks.types();
@@ -217,6 +219,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
 
   registerPage(app, layout, {
     path: '/note/text',
+    needs: 'read',
     load: async (req) => {
       const { note, list, data } = await loadNote(req);
       return { pageTitle: note.Name, note, blocks: list, mainEntity: note, mainEntityType: 'note', _data: data };
@@ -236,6 +239,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
 
   registerPage(app, layout, {
     path: '/note/new',
+    needs: 'read',
     load: async (req) => ({
       pageTitle: 'New note',
       errorMessage: firstOf(queryOf(req).error) || undefined,
@@ -247,6 +251,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
 
   registerPage(app, layout, {
     path: '/note/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const note = await notes.read(id);

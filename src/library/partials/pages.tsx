@@ -32,6 +32,7 @@ export function registerPartialPages(app: FastifyInstance, layout: Layout, parti
 
   registerPage(app, layout, {
     path: '/templatePartial',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const partial = partialRecord(await partials.crud.require(id));
@@ -66,12 +67,14 @@ export function registerPartialPages(app: FastifyInstance, layout: Layout, parti
 
   registerPage(app, layout, {
     path: '/templatePartial/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New template partial', errorMessage: firstOf(queryOf(req).error) || undefined }),
     view: (_ctx, req) => <EntityForm req={req} action="/v1/templatePartial" fields={FIELDS} submit="Create partial" />,
   });
 
   registerPage(app, layout, {
     path: '/templatePartial/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const partial = partialRecord(await partials.crud.require(id));

@@ -63,7 +63,7 @@ export function registerPartialRoutes(routes: LibraryRoutes, partials: PartialSe
     path: '/v1/templatePresets',
     tag: 'templatePartials',
     summary: 'Built-in starter template bundles',
-    needs: 'public',
+    needs: 'read',
     handler: async () => TEMPLATE_PRESETS,
   });
 }

@@ -36,6 +36,7 @@ export function registerQueryPages(app: FastifyInstance, layout: Layout, queries
 
   registerPage(app, layout, {
     path: '/query',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const query = queryRecord(await queries.crud.require(id));
@@ -107,12 +108,14 @@ export function registerQueryPages(app: FastifyInstance, layout: Layout, queries
 
   registerPage(app, layout, {
     path: '/query/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New query', errorMessage: firstOf(queryOf(req).error) || undefined }),
     view: (_ctx, req) => <EntityForm req={req} action="/v1/query" fields={FIELDS} submit="Create query" />,
   });
 
   registerPage(app, layout, {
     path: '/query/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const query = queryRecord(await queries.crud.require(id));

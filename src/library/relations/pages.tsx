@@ -82,6 +82,7 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relationTypes',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(RelationTypeListInput, makeBag(req.query));
       const [{ rows, page, perPage }, cats] = await Promise.all([types.list(input), categories()]);
@@ -133,6 +134,7 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relationType',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const relationType = await types.read(id);
@@ -174,12 +176,14 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relationType/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New relation type', errorMessage: errorOf(req), _categories: await categories() }),
     view: (ctx, req) => <TypeForm req={req} categories={ctx._categories} />,
   });
 
   registerPage(app, layout, {
     path: '/relationType/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const relationType = await types.read(id);
@@ -190,6 +194,7 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relations',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(RelationListInput, makeBag(req.query));
       const { rows, page, perPage } = await relations.list(input);
@@ -243,6 +248,7 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relation',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const relation = await relations.read(id);
@@ -282,12 +288,14 @@ export function registerRelationPages(app: FastifyInstance, layout: Layout, lib:
 
   registerPage(app, layout, {
     path: '/relation/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New relation', errorMessage: errorOf(req), _types: await typeOptions(), _ends: await endsOf(req) }),
     view: (ctx, req) => <RelationForm req={req} types={ctx._types} ends={ctx._ends} />,
   });
 
   registerPage(app, layout, {
     path: '/relation/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const relation = await relations.read(id);

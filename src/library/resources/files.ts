@@ -40,6 +40,6 @@ export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void 
     const ext = /\.[A-Za-z0-9]+$/.exec(rel)?.[0] ?? '';
     return sendFile(req, reply, path, { type: mimeForExtension(ext), headers: { 'Content-Security-Policy': FILE_CSP, 'Cache-Control': 'private, max-age=3600' } });
   };
-  app.get('/files/*', serve(null));
-  for (const key of fs.alt.keys()) app.get(`/${key}/*`, serve(key));
+  app.get('/files/*', { config: { needs: 'read' } }, serve(null));
+  for (const key of fs.alt.keys()) app.get(`/${key}/*`, { config: { needs: 'read' } }, serve(key));
 }

@@ -137,6 +137,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
   const listPage = (path: string, title: string, view: (rows: ResourceRecord[]) => SafeHtml) =>
     registerPage(app, layout, {
       path,
+      needs: 'read',
       load: async (req) => {
         const input = readParams(ResourceListInput, makeBag(req.query));
         const { rows, page, perPage } = await resources.list(input);
@@ -255,6 +256,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
 
   registerPage(app, layout, {
     path: '/resource',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
@@ -306,6 +308,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
 
   registerPage(app, layout, {
     path: '/resource/new',
+    needs: 'read',
     load: async (req) => ({
       pageTitle: 'Upload resources',
       errorMessage: firstOf(queryOf(req).error) || undefined,
@@ -318,6 +321,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
 
   registerPage(app, layout, {
     path: '/resource/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
@@ -335,6 +339,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
 
   registerPage(app, layout, {
     path: '/resource/compare',
+    needs: 'read',
     load: async (req, reply) => {
       const q = readParams(Type.Object({ r1: Type.Integer(), v1: Type.Optional(Type.Integer()), r2: Type.Optional(Type.Integer()), v2: Type.Optional(Type.Integer()) }), makeBag(req.query));
       const r2 = q.r2 ?? q.r1;

@@ -404,7 +404,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     path: '/v1/resource/removeSeries',
     tag: 'resources',
     summary: 'Remove a resource from its series (the series remains unless empty)',
-    needs: 'write',
+    needs: 'editor',
     input: IdInput,
     handler: async ({ req, reply, input }) => {
       await resources.removeSeries(actorOf(req), input.id);

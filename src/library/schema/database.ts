@@ -246,6 +246,52 @@ export interface LogEntryTable {
   ip_address: string;
 }
 
+export interface SessionTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  user_id: number;
+  token_hash: string;
+  csrf_token: string;
+  expires_at: Ts;
+  last_seen_at: Ts | null;
+  user_agent: string;
+  ip: string;
+}
+
+export interface ApiTokenTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  expires_at: Ts | null;
+  last_used_at: Ts | null;
+  disabled: Bool;
+}
+
+export interface UserSettingTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  user_id: number;
+  key: string;
+  value: string;
+}
+
+export interface SavedSearchTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  user_id: number;
+  name: string;
+  family: string;
+  url: string;
+  layout: string;
+}
+
 export interface Database {
   users: UserTable;
   tags: TagTable;
@@ -268,6 +314,10 @@ export interface Database {
   saved_mrql_queries: SavedMrqlQueryTable;
   download_history_entries: DownloadHistoryTable;
   runtime_settings: RuntimeSettingTable;
+  sessions: SessionTable;
+  api_tokens: ApiTokenTable;
+  user_settings: UserSettingTable;
+  saved_searches: SavedSearchTable;
   resource_tags: { resource_id: number; tag_id: number };
   note_tags: { note_id: number; tag_id: number };
   group_tags: { group_id: number; tag_id: number };

@@ -28,6 +28,7 @@ export function registerSeriesPages(app: FastifyInstance, layout: Layout, series
 
   registerPage(app, layout, {
     path: '/series',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const s = seriesRecord(await series.crud.require(id));
@@ -80,6 +81,7 @@ export function registerSeriesPages(app: FastifyInstance, layout: Layout, series
   ];
   registerPage(app, layout, {
     path: '/series/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New series', errorMessage: firstOf(queryOf(req).error) || undefined }),
     view: (_ctx, req) => <EntityForm req={req} action="/v1/series/create" fields={createFields} submit="Create series" />,
   });

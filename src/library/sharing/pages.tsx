@@ -5,17 +5,13 @@ import { Type } from '@sinclair/typebox';
 import { h } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
-import { forbidden } from '../../core/http/errors.js';
-import { can } from '../auth/principal.js';
 import { Pagination } from '../ui/components.js';
 import type { ShareService } from './service.js';
 
 export function registerSharePages(app: FastifyInstance, layout: Layout, sharing: ShareService): void {
   registerPage(app, layout, {
     path: '/admin/shares',
-    guard: async (req) => {
-      if (!can(req.principal, 'editor')) throw forbidden();
-    },
+    needs: 'editor',
     load: async (req) => {
       const { page } = readParams(Type.Object({ page: Type.Optional(Type.Integer()) }), makeBag(req.query));
       const { rows, page: p, perPage } = await sharing.sharedNotes(page);

@@ -28,6 +28,7 @@ function TagForm(props: { req: import('fastify').FastifyRequest; tag?: TagRecord
 export function registerTagPages(app: FastifyInstance, layout: Layout, tags: TagService): void {
   registerPage(app, layout, {
     path: '/tags',
+    needs: 'read',
     load: async (req) => {
       const input = readParams(TagListInput, makeBag(req.query));
       const { rows, page, perPage } = await tags.named.list(input);
@@ -85,6 +86,7 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
 
   registerPage(app, layout, {
     path: '/tag',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const tag = tagRecord(await tags.named.require(id));
@@ -133,12 +135,14 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
 
   registerPage(app, layout, {
     path: '/tag/new',
+    needs: 'read',
     load: async (req) => ({ pageTitle: 'New tag', errorMessage: firstOf(queryOf(req).error) || undefined }),
     view: (_ctx, req) => <TagForm req={req} />,
   });
 
   registerPage(app, layout, {
     path: '/tag/edit',
+    needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const tag = tagRecord(await tags.named.require(id));

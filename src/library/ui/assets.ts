@@ -29,7 +29,7 @@ const TYPES: Record<string, string> = {
 
 /** `/public/*` alone; the share server serves these and nothing else of the main app. */
 export function registerPublicAssets(app: FastifyInstance): void {
-  app.get('/public/*', async (req, reply) => {
+  app.get('/public/*', { config: { needs: 'public' } }, async (req, reply) => {
     let rel: string;
     try {
       rel = decodeURIComponent((req.params as { '*': string })['*']);
@@ -50,5 +50,6 @@ export function registerPublicAssets(app: FastifyInstance): void {
 
 export function registerAssets(app: FastifyInstance): void {
   registerPublicAssets(app);
-  app.get('/', async (_req, reply) => reply.code(301).header('location', '/dashboard').send());
+  app.get('/', { config: { needs: 'read' } }, async (_req, reply) => reply.code(301).header('location', '/dashboard').send());
+  app.get('/favicon.ico', { config: { needs: 'public' } }, async (_req, reply) => reply.code(301).header('location', '/public/favicon.svg').send());
 }

@@ -48,6 +48,7 @@ function Cards(props: { title: string; items: Item[]; page: string; empty: SafeH
 export function registerDashboard(app: FastifyInstance, layout: Layout, dashboard: DashboardRepository): void {
   registerPage(app, layout, {
     path: '/dashboard',
+    needs: 'read',
     load: async () => {
       const [resources, notes, groups, tags, activity] = await Promise.all([
         dashboard.recent('resources', RECENT),

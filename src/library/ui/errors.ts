@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpError } from '../../core/http/errors.js';
 import { isSafeRelativePath, wantsHtml, wantsJson } from '../../core/http/respond.js';
 import { errorPage } from './error-page.js';
+import { CredentialError, CsrfError, RoleError } from '../auth/errors.js';
 
 function isApi(req: FastifyRequest): boolean {
   const path = req.url.split('?')[0];
@@ -28,6 +29,14 @@ const SENSITIVE = /pass|token|secret/i;
 
 export async function handleHtmlError(err: HttpError, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const path = req.url.split('?')[0];
+  // A missing or bad credential is never bounced back to a form: the client gets its 401.
+  if (err instanceof CredentialError) return false;
+  // A browser whose session could not be verified gets the 403 page, not its form back (which
+  // would fail the same way); API and JSON clients get {"error"} (companion §10.6).
+  if (err instanceof CsrfError && wantsHtml(req) && !wantsJson(req)) {
+    await reply.code(403).type('text/html; charset=utf-8').send(errorPage(req, 403, err.pageMessage));
+    return true;
+  }
   if (req.method !== 'GET' && path.startsWith('/v1/') && wantsHtml(req) && err.status < 500) {
     // Forms name their own page in a hidden _form field, because pages send no Referer.
     const body0 = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
@@ -45,7 +54,8 @@ export async function handleHtmlError(err: HttpError, req: FastifyRequest, reply
     return true;
   }
   if (req.method === 'GET' && !isApi(req) && !wantsJson(req)) {
-    await reply.code(err.status).type('text/html; charset=utf-8').send(errorPage(req, err.status, err.message));
+    const message = err instanceof RoleError ? err.pageMessage : err.message;
+    await reply.code(err.status).type('text/html; charset=utf-8').send(errorPage(req, err.status, message));
     return true;
   }
   if (req.method === 'GET' && !path.startsWith('/v1/')) {

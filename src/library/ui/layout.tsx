@@ -1,7 +1,10 @@
 // The page layout: head, header menu, title area, sidebar and main column (companion §6.2).
 import type { FastifyRequest } from 'fastify';
-import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import type { PageContext } from '../../core/http/pages.js';
+import { can, type Principal } from '../auth/principal.js';
+import { authEnabledFor, csrfTokenOf } from '../auth/pipeline.js';
+import { withoutForbiddenActions, type Permission } from './permitted.js';
 
 // Notes, Resources and MRQL join the menu with the issues that build them.
 const MAIN_MENU: [string, string][] = [
@@ -29,12 +32,57 @@ const ADMIN_MENU: [string, string][] = [
   ['Import', '/admin/import'],
   ['Settings', '/admin/settings'],
   ['Logs', '/logs'],
+  ['Users', '/admin/users'],
 ];
+
+/** What the viewer may do, from the same route table the request pipeline enforces. */
+function permissionOf(req: FastifyRequest): Permission & { page(href: string): boolean } {
+  const principal: Principal | null = req.principal ?? null;
+  const access = req.server.access;
+  const allows = (method: string, path: string) => {
+    if (!principal) return false;
+    const needs = access?.needsOf(method, path);
+    return needs === undefined || can(principal, needs);
+  };
+  const knows = (method: string, path: string) => access?.needsOf(method, path) !== undefined;
+  return { allows, knows, canWrite: principal !== null && can(principal, 'write'), page: (href) => allows('GET', href.split('?')[0]) };
+}
+
+/** Members every page's JSON form carries (companion §6.1): who is signed in, and the CSRF token. */
+export function pageCommon(req: FastifyRequest): Record<string, unknown> {
+  const enabled = authEnabledFor(req);
+  const p = req.principal;
+  return {
+    authEnabled: enabled,
+    ...(enabled && p && !p.anonymous ? { currentUser: { userId: p.userId, username: p.username, role: p.role, scopeGroupId: p.scopeGroupId } } : {}),
+    csrfToken: csrfTokenOf(req),
+  };
+}
+
+function AccountMenu(props: { principal: Principal }): SafeHtml {
+  return (
+    <details class="menu account-menu" data-testid="account-menu">
+      <summary>
+        <span class="who">{props.principal.username}</span> <span class="role">{props.principal.role}</span>
+      </summary>
+      <div class="menu-items">
+        <a href="/account">Your account</a>
+        <form method="post" action="/logout">
+          <button type="submit" class="menu-button">
+            Sign out
+          </button>
+        </form>
+      </div>
+    </details>
+  );
+}
 
 function active(req: FastifyRequest, href: string): boolean {
   const path = req.url.split('?')[0];
   return path === href || (href !== '/' && path.startsWith(href));
 }
+
+layout.common = pageCommon;
 
 export interface LayoutExtras {
   /** Sidebar content (filters on lists, details on detail pages). */
@@ -46,14 +94,23 @@ export interface LayoutExtras {
 
 export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage?: string }, body: SafeHtml, req: FastifyRequest): SafeHtml {
   const extras = ctx._layout ?? {};
+  const principal: Principal | null = req.principal ?? null;
+  const signedOut = !principal || principal.anonymous === true;
+  const showAccount = authEnabledFor(req) && !signedOut;
+  const permission = permissionOf(req);
+  // A super-user may do everything; everyone else sees only what they may use.
+  const trim = (html: SafeHtml | undefined) => (html === undefined || !principal || principal.superUser ? html : raw(withoutForbiddenActions(html.html, permission)));
+  const adminItems = ADMIN_MENU.filter(([, href]) => permission.page(href));
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="csrf-token" content="" />
+        <meta name="csrf-token" content={req.credential ? csrfTokenOf(req) : ''} />
         <title>{ctx.pageTitle} - Stacks</title>
+        <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/public/index.css" />
+        <script src="/public/csrf.js"></script>
         <script src="/public/picker.js"></script>
         <script defer src="/public/vendor/alpine.min.js"></script>
       </head>
@@ -61,42 +118,50 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <a class="skip" href="#main-content">Skip to content</a>
         <header class="topbar">
           <a class="brand" href="/dashboard">Stacks</a>
-          <nav aria-label="Main">
-            {MAIN_MENU.map(([label, href]) => (
-              <a href={href} class={active(req, href) ? 'active' : undefined}>
-                {label}
-              </a>
-            ))}
-            <details class="menu">
-              <summary>Admin</summary>
-              <div class="menu-items">
-                {ADMIN_MENU.map(([label, href]) => (
-                  <a href={href}>{label}</a>
-                ))}
-              </div>
-            </details>
-          </nav>
-          <div class="global-search" role="search">
-            <input id="global-search" type="search" placeholder="Search (Ctrl+K)" aria-label="Search everything" autocomplete="off" />
-            <ul id="global-search-results" class="global-search-results" hidden></ul>
-          </div>
+          {signedOut ? null : (
+            <nav aria-label="Main">
+              {MAIN_MENU.filter(([, href]) => permission.page(href)).map(([label, href]) => (
+                <a href={href} class={active(req, href) ? 'active' : undefined}>
+                  {label}
+                </a>
+              ))}
+              {adminItems.length > 0 ? (
+                <details class="menu">
+                  <summary>Admin</summary>
+                  <div class="menu-items">
+                    {adminItems.map(([label, href]) => (
+                      <a href={href}>{label}</a>
+                    ))}
+                  </div>
+                </details>
+              ) : null}
+            </nav>
+          )}
+          {signedOut ? null : (
+            <div class="global-search" role="search">
+              <input id="global-search" type="search" placeholder="Search (Ctrl+K)" aria-label="Search everything" autocomplete="off" />
+              <ul id="global-search-results" class="global-search-results" hidden></ul>
+            </div>
+          )}
+          {showAccount && principal ? <AccountMenu principal={principal} /> : null}
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
         </header>
-        <div class="title-area">
+        {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
+        <section class="title-area" aria-labelledby="page-title">
           {extras.breadcrumb}
-          <h1>{ctx.pageTitle}</h1>
-          <div class="actions">{extras.actions}</div>
-        </div>
+          <h1 id="page-title">{ctx.pageTitle}</h1>
+          <div class="actions">{trim(extras.actions)}</div>
+        </section>
         <div class="page">
-          {extras.sidebar ? <aside class="sidebar">{extras.sidebar}</aside> : null}
+          {extras.sidebar ? <aside class="sidebar">{trim(extras.sidebar)}</aside> : null}
           <main id="main-content">
             {ctx.errorMessage ? (
               <div class="error-banner" role="alert">
                 {ctx.errorMessage}
               </div>
             ) : null}
-            {body}
+            {trim(body)}
           </main>
         </div>
       </body>

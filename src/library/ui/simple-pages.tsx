@@ -19,6 +19,7 @@ export interface ListPageSpec<R extends { ID: number; Name: string }> {
 export function registerListPage<R extends { ID: number; Name: string }>(app: FastifyInstance, layout: Layout, spec: ListPageSpec<R>): void {
   registerPage(app, layout, {
     path: spec.path,
+    needs: 'read',
     load: async (req) => {
       const { rows, page, perPage } = await spec.load(req);
       return {

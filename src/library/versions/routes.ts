@@ -130,7 +130,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     path: '/v1/resources/versions/cleanup',
     tag: 'versions',
     summary: 'Delete old versions of every resource (or one owner group’s)',
-    needs: 'editor',
+    needs: 'write',
     input: Type.Object({ keepLast: Type.Optional(Type.Integer()), olderThanDays: Type.Optional(Type.Integer()), ownerId: Type.Optional(Type.Integer()), dryRun: Type.Optional(Type.Boolean()) }),
     handler: async ({ req, reply, input }) => sendWrite(req, reply, await versions.cleanupAll(actorOf(req), input), '/resources'),
   });
