@@ -27,15 +27,9 @@ import { RelationTypeService } from './relations/types.js';
 import { RelationService } from './relations/service.js';
 import { registerRelationRoutes } from './relations/routes.js';
 import { registerRelationPages } from './relations/pages.js';
-import { PartialService } from './partials/service.js';
-import { registerPartialRoutes } from './partials/routes.js';
-import { registerPartialPages } from './partials/pages.js';
-import { SeriesService } from './series/service.js';
-import { registerSeriesRoutes } from './series/routes.js';
-import { registerSeriesPages } from './series/pages.js';
-import { QueryService } from './queries/service.js';
-import { registerQueryRoutes } from './queries/routes.js';
-import { registerQueryPages } from './queries/pages.js';
+import { partialsFeature } from './partials/feature.js';
+import { seriesFeature } from './series/feature.js';
+import { queriesFeature } from './queries/feature.js';
 import { registerMetaKeyRoutes } from './metaKeys/routes.js';
 import { CARRIERS } from './categories/kinds.js';
 import { CarrierService } from './categories/service.js';
@@ -92,17 +86,11 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
     registerCarrierPages(app, pageLayout, carriers);
   }
 
-  const partials = new PartialService(lib);
-  registerPartialRoutes(routes, partials);
-  registerPartialPages(app, pageLayout, partials);
+  partialsFeature(host);
 
-  const series = new SeriesService(lib);
-  registerSeriesRoutes(routes, lib, series);
-  registerSeriesPages(app, pageLayout, series);
+  seriesFeature(host);
 
-  const queries = new QueryService(lib);
-  registerQueryRoutes(routes, queries);
-  registerQueryPages(app, pageLayout, queries);
+  queriesFeature(host);
 
   registerMetaKeyRoutes(routes, lib);
 

@@ -43,4 +43,7 @@ export const postgresDialect: Dialect = {
   },
   jsonLiteral: (b, value) => `CAST(${b.p(JSON.stringify(value))} AS jsonb)`,
   jsonTypeIs: (exprs, type) => `${exprs.rawType} = '${type}'`,
+
+  columnCatalog: `SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
 };

@@ -52,4 +52,8 @@ export const sqliteDialect: Dialect = {
   // json_extract hands back SQL values: JSON true/false compare as 1/0.
   jsonLiteral: (b, value) => b.p(typeof value === 'boolean' ? (value ? 1 : 0) : value),
   jsonTypeIs: (exprs, type) => `${exprs.rawType} IN (${TYPE_NAMES[type].map((t) => `'${t}'`).join(', ')})`,
+
+  columnCatalog: `SELECT m.name AS table_name, p.name AS column_name
+    FROM sqlite_master m JOIN pragma_table_info(m.name) p
+    WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid`,
 };

@@ -82,6 +82,10 @@ export interface Dialect {
   jsonLiteral(b: Binder, value: string | number | boolean | null): string;
   /** True when `exprs.node` holds a JSON value of `type`. */
   jsonTypeIs(exprs: JsonPathExprs, type: JsonType): string;
+
+  // ---- catalog
+  /** A statement listing `table_name, column_name` of every table and view, columns in declared order. */
+  readonly columnCatalog: string;
 }
 
 /** Path segments that may be written into SQL text (MRQL re-checks them, mrql.md §21.1). */
