@@ -18,7 +18,6 @@ export const LEGACY_SQL = [
   'src/library/blocks/description.ts',
   'src/library/blocks/service.ts',
   'src/library/blocks/view.ts',
-  'src/library/categories/service.ts',
   'src/library/common/content.ts',
   'src/library/common/crud.ts',
   'src/library/common/list.ts',

@@ -31,10 +31,7 @@ import { partialsFeature } from './partials/feature.js';
 import { seriesFeature } from './series/feature.js';
 import { queriesFeature } from './queries/feature.js';
 import { registerMetaKeyRoutes } from './metaKeys/routes.js';
-import { CARRIERS } from './categories/kinds.js';
-import { CarrierService } from './categories/service.js';
-import { registerCarrierRoutes } from './categories/routes.js';
-import { registerCarrierPages } from './categories/pages.js';
+import { categoriesFeature } from './categories/feature.js';
 import { registerResourceFeature } from './resources/feature.js';
 import { NoteService } from './notes/service.js';
 import { registerNoteRoutes } from './notes/routes.js';
@@ -80,11 +77,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerRelationRoutes(routes, relationTypes, relations);
   registerRelationPages(app, pageLayout, lib, relationTypes, relations);
 
-  for (const kind of CARRIERS) {
-    const carriers = new CarrierService(lib, kind);
-    registerCarrierRoutes(routes, carriers);
-    registerCarrierPages(app, pageLayout, carriers);
-  }
+  categoriesFeature(host);
 
   partialsFeature(host);
 
