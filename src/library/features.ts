@@ -7,9 +7,7 @@ import type { Layout } from '../core/http/pages.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuditPages } from './audit/pages.js';
 import { tagsFeature } from './tags/feature.js';
-import { GroupService } from './groups/service.js';
-import { registerGroupRoutes } from './groups/routes.js';
-import { registerGroupPages } from './groups/pages.js';
+import { groupsFeature } from './groups/feature.js';
 import { registerDashboard } from './ui/dashboard.js';
 import type { DownloadHistory } from './downloads/history.js';
 import { DOWNLOAD, DownloadService } from './downloads/service.js';
@@ -23,14 +21,11 @@ import { registerDownloadPages } from './downloads/pages.js';
 const unavailableImporter: DownloadImporter = async () => {
   throw new Error('resource import is not available');
 };
-import { RelationTypeService } from './relations/types.js';
-import { RelationService } from './relations/service.js';
-import { registerRelationRoutes } from './relations/routes.js';
-import { registerRelationPages } from './relations/pages.js';
+import { relationsFeature } from './relations/feature.js';
 import { partialsFeature } from './partials/feature.js';
 import { seriesFeature } from './series/feature.js';
 import { queriesFeature } from './queries/feature.js';
-import { registerMetaKeyRoutes } from './metaKeys/routes.js';
+import { metaKeysFeature } from './metaKeys/feature.js';
 import { categoriesFeature } from './categories/feature.js';
 import { registerResourceFeature } from './resources/feature.js';
 import { NoteService } from './notes/service.js';
@@ -66,18 +61,10 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   registerAuditPages(app, pageLayout, audit);
 
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
-  tagsFeature(host);
-
-  const groups = new GroupService(lib);
-  registerGroupRoutes(routes, lib, groups);
-  registerGroupPages(app, pageLayout, lib, groups);
-
-  const relationTypes = new RelationTypeService(lib);
-  const relations = new RelationService(lib);
-  registerRelationRoutes(routes, relationTypes, relations);
-  registerRelationPages(app, pageLayout, lib, relationTypes, relations);
-
-  categoriesFeature(host);
+  const tags = tagsFeature(host);
+  const { categories } = categoriesFeature(host);
+  const { relations } = relationsFeature(host, { categories });
+  groupsFeature(host, { tags: tags.service, categories, relations });
 
   partialsFeature(host);
 
@@ -85,7 +72,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   queriesFeature(host);
 
-  registerMetaKeyRoutes(routes, lib);
+  metaKeysFeature(host);
 
   const downloads = new DownloadService(lib.jobs, history);
   lib.jobs.registerKind(

@@ -134,6 +134,16 @@ export class CarrierService {
     return { table: this.repo.typedTable, rows, total };
   }
 
+  find(id: number): Promise<CarrierRow | undefined> {
+    return this.repo.find(id) as Promise<CarrierRow | undefined>;
+  }
+
+  /** The carriers among `ids`, by id (one statement). */
+  async byIds(ids: readonly (number | null)[]): Promise<Map<number, CarrierRow>> {
+    const wanted = [...new Set(ids.filter((i): i is number => i !== null))];
+    return new Map((await this.repo.findMany(wanted)).map((r) => [r.id, r as CarrierRow]));
+  }
+
   /** Every carrier's id and name, by name (form selects). */
   options(): Promise<{ id: number; name: string }[]> {
     return this.repo.options();

@@ -43,6 +43,7 @@ export const postgresDialect: Dialect = {
   },
   jsonLiteral: (b, value) => `CAST(${b.p(JSON.stringify(value))} AS jsonb)`,
   jsonTypeIs: (exprs, type) => `${exprs.rawType} = '${type}'`,
+  jsonObjectKeys: (exprs, alias) => ({ from: `jsonb_object_keys(CASE WHEN ${exprs.rawType} = 'object' THEN ${exprs.node} ELSE '{}'::jsonb END) ${alias}`, key: alias }),
 
   columnCatalog: `SELECT table_name, column_name FROM information_schema.columns
     WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,

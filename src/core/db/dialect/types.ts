@@ -82,6 +82,12 @@ export interface Dialect {
   jsonLiteral(b: Binder, value: string | number | boolean | null): string;
   /** True when `exprs.node` holds a JSON value of `type`. */
   jsonTypeIs(exprs: JsonPathExprs, type: JsonType): string;
+  /**
+   * The keys of the JSON object at `exprs` (a jsonPath; the empty path is the whole document)
+   * as a FROM item named `alias`, with the expression of one key. No rows when the node is
+   * absent or not an object.
+   */
+  jsonObjectKeys(exprs: JsonPathExprs, alias: string): { from: string; key: string };
 
   // ---- catalog
   /** A statement listing `table_name, column_name` of every table and view, columns in declared order. */
