@@ -65,10 +65,14 @@ describe.each(kinds)('$name', (k) => {
     expect((await lib.json('POST', k.create, { Name: '' })).status).toBe(400);
   });
 
-  it(k.unique ? 'refuses a duplicate name with 409' : 'allows duplicate names', async () => {
+  it(k.unique ? 'refuses a duplicate name with 409, inline renames included' : 'allows duplicate names', async () => {
     await create({ Name: `${prefix}-dupe` });
     const again = await lib.json<Rec>('POST', k.create, { Name: `${prefix}-dupe` });
     expect(again.status).toBe(k.unique ? 409 : 200);
+    const other = await create({ Name: `${prefix}-dupe-other` });
+    const renamed = await lib.json<{ error: string }>('POST', `${k.inline}/editName?id=${other.ID}`, { Name: `${prefix}-dupe` });
+    expect(renamed.status).toBe(k.unique ? 409 : 200);
+    if (k.unique) expect(renamed.body.error).toBe(`a ${k.name} named "${prefix}-dupe" already exists`);
   });
 
   it('lists with filters, paging headers and SortBy', async () => {
