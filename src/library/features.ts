@@ -65,13 +65,9 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const { categories } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories });
   groupsFeature(host, { tags: tags.service, categories, relations });
-
   partialsFeature(host);
-
   seriesFeature(host);
-
   queriesFeature(host);
-
   metaKeysFeature(host);
 
   const downloads = new DownloadService(lib.jobs, history);

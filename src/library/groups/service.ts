@@ -89,10 +89,6 @@ export class GroupService {
     return { rows: await this.present(rows), page, perPage: size };
   }
 
-  count(f: GroupListQuery): Promise<number> {
-    return this.repo.count(this.filter(f));
-  }
-
   /** Created and updated counts per bucket over the list's filters. */
   timeline(f: GroupListQuery, buckets: readonly TimeBucket[]) {
     return this.repo.timeline(this.filter(f), buckets);
@@ -103,7 +99,7 @@ export class GroupService {
     return (tx ? this.repo.in(tx) : this.repo).matchingIds(this.filter(f), limit);
   }
 
-  async present(rows: GroupRow[]) {
+  private async present(rows: GroupRow[]) {
     const [tags, cats] = await Promise.all([
       this.deps.tags.tagsOf('group', rows.map((r) => r.id)),
       this.deps.categories.byIds(rows.map((r) => r.category_id)),
