@@ -9,34 +9,19 @@ import { tagsFeature } from './tags/feature.js';
 import { accountsFeature, type Accounts } from './accounts/feature.js';
 import { authFeature } from './auth/feature.js';
 import { savedSearchesFeature } from './savedSearches/feature.js';
-import { GroupService } from './groups/service.js';
-import { registerGroupRoutes } from './groups/routes.js';
-import { registerGroupPages } from './groups/pages.js';
+import { groupsFeature } from './groups/feature.js';
 import { uiFeature } from './ui/feature.js';
 import type { DownloadHistory } from './downloads/history.js';
 import { downloadJobsFeature, downloadsFeature } from './downloads/feature.js';
 import { jobsFeature } from './jobs/feature.js';
 import { adminFeature } from './admin/feature.js';
-import { RelationTypeService } from './relations/types.js';
-import { RelationService } from './relations/service.js';
-import { registerRelationRoutes } from './relations/routes.js';
-import { registerRelationPages } from './relations/pages.js';
-import { PartialService } from './partials/service.js';
-import { registerPartialRoutes } from './partials/routes.js';
-import { registerPartialPages } from './partials/pages.js';
-import { SeriesService } from './series/service.js';
-import { registerSeriesRoutes } from './series/routes.js';
-import { registerSeriesPages } from './series/pages.js';
-import { QueryService } from './queries/service.js';
-import { registerQueryRoutes } from './queries/routes.js';
-import { registerQueryPages } from './queries/pages.js';
-import { registerMetaKeyRoutes } from './metaKeys/routes.js';
-import { CARRIERS } from './categories/kinds.js';
-import { CarrierService } from './categories/service.js';
-import { registerCarrierRoutes } from './categories/routes.js';
-import { registerCarrierPages } from './categories/pages.js';
+import { relationsFeature } from './relations/feature.js';
+import { partialsFeature } from './partials/feature.js';
+import { seriesFeature } from './series/feature.js';
+import { queriesFeature } from './queries/feature.js';
+import { metaKeysFeature } from './metaKeys/feature.js';
+import { categoriesFeature } from './categories/feature.js';
 import { resourcesFeature } from './resources/feature.js';
-import { NOTE_TYPE } from './categories/kinds.js';
 import { notesFeature } from './notes/feature.js';
 import { blocksFeature } from './blocks/feature.js';
 import { sharingFeature } from './sharing/feature.js';
@@ -65,35 +50,13 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = mrqlFeature(host);
   searchFeature(host);
   const ui = uiFeature(host);
-
-  const groups = new GroupService(lib);
-  registerGroupRoutes(routes, lib, groups);
-  registerGroupPages(app, pageLayout, lib, groups, mrql.shortcodes);
-
-  const relationTypes = new RelationTypeService(lib);
-  const relations = new RelationService(lib);
-  registerRelationRoutes(routes, relationTypes, relations);
-  registerRelationPages(app, pageLayout, lib, relationTypes, relations);
-
-  for (const kind of CARRIERS) {
-    const carriers = new CarrierService(lib, kind);
-    registerCarrierRoutes(routes, carriers);
-    registerCarrierPages(app, pageLayout, carriers);
-  }
-
-  const partials = new PartialService(lib);
-  registerPartialRoutes(routes, partials);
-  registerPartialPages(app, pageLayout, partials);
-
-  const series = new SeriesService(lib);
-  registerSeriesRoutes(routes, lib, series);
-  registerSeriesPages(app, pageLayout, series);
-
-  const queries = new QueryService(lib);
-  registerQueryRoutes(routes, queries);
-  registerQueryPages(app, pageLayout, queries);
-
-  registerMetaKeyRoutes(routes, lib);
+  const { categories, noteTypes } = categoriesFeature(host);
+  const { relations } = relationsFeature(host, { categories });
+  groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes });
+  partialsFeature(host);
+  seriesFeature(host);
+  const queries = queriesFeature(host).service;
+  metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);
   jobsFeature(host, downloads.service);
@@ -107,7 +70,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   startTransferSweeps(app, lib, exportStore, importStore);
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
-  notesFeature(host, { tags: tags.service, noteTypes: new CarrierService(lib, NOTE_TYPE), blocks, sharing: sharing.service, shortcodes: mrql.shortcodes });
+  notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes });
   const share = sharing.server;
 
   return { share, mrql };

@@ -48,7 +48,7 @@ export function registerCarrierPages(app: FastifyInstance, layout: Layout, carri
     needs: 'read',
     load: async (req) => {
       const input = readParams(CarrierListInput, makeBag(req.query));
-      const { rows, page, perPage } = await carriers.crud.list(input);
+      const { rows, page, perPage } = await carriers.named.list(input);
       return {
         pageTitle: k.pages.title,
         [k.pages.list.slice(1)]: rows.map((r) => carriers.record(r)),
@@ -92,7 +92,7 @@ export function registerCarrierPages(app: FastifyInstance, layout: Layout, carri
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const row = await carriers.crud.require(id);
+      const row = await carriers.named.require(id);
       const record = carriers.record(row);
       const members = await carriers.members(row.id, MEMBER_PAGE);
       const slotsSet = Object.keys(k.slots).filter((s) => String(record[s] ?? '').trim() !== '');
@@ -167,7 +167,7 @@ export function registerCarrierPages(app: FastifyInstance, layout: Layout, carri
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const record = carriers.record(await carriers.crud.require(id));
+      const record = carriers.record(await carriers.named.require(id));
       return { pageTitle: `Edit ${String(record.Name)}`, record, errorMessage: firstOf(queryOf(req).error) || undefined };
     },
     view: (ctx, req) => <CarrierForm req={req} carriers={carriers} record={ctx.record} />,

@@ -3,9 +3,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { badRequest } from '../../core/http/errors.js';
 import { commonListFields } from '../common/list.js';
-import { crudTimeline, registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { registerTimeline } from '../timelines/routes.js';
+import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import type { CarrierInput, CarrierService } from './service.js';
 
 export const CarrierListInput = Type.Object(commonListFields);
@@ -38,7 +38,7 @@ export function registerCarrierRoutes(routes: LibraryRoutes, carriers: CarrierSe
     needs: 'read',
     input: CarrierListInput,
     handler: async ({ input: q, reply }) => {
-      const { rows, page: p, perPage } = await carriers.crud.list(q);
+      const { rows, page: p, perPage } = await carriers.named.list(q);
       return sendList(reply, rows.map((r) => carriers.record(r)), p, perPage);
     },
   });
@@ -79,6 +79,6 @@ export function registerCarrierRoutes(routes: LibraryRoutes, carriers: CarrierSe
     },
   });
 
-  registerInlineEdits(routes, carriers.crud, { base: k.api.inline, page: k.pages.detail, needs: 'editor', tag });
-  if (k.api.timeline) registerTimeline(routes, { path: k.api.timeline, tag, source: crudTimeline(carriers.crud), input: CarrierListInput });
+  registerInlineEdits(routes, carriers.named, { base: k.api.inline, page: k.pages.detail, needs: 'editor', tag });
+  if (k.api.timeline) registerTimeline(routes, { path: k.api.timeline, tag, source: namedTimeline(carriers.named), input: CarrierListInput });
 }

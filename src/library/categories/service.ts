@@ -2,18 +2,21 @@
 // MetaSchema compiled on save, SectionConfig must be a JSON object, and the deletion rules of
 // companion §2.8 (the Default resource category stays; its resources move back to it).
 import type { Updateable } from 'kysely';
-import { nowIso, parseJson, bool } from '../../core/db/values.js';
-import { badRequest, conflict } from '../../core/http/errors.js';
-import type { Library } from '../context.js';
+import { bool, nowIso, parseJson } from '../../core/db/values.js';
+import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange, type Row } from '../common/crud.js';
+import { newRowStamp, withChange } from '../common/changes.js';
+import { NamedEntities, type NamedDeps } from '../common/named.js';
+import type { NamedRow } from '../common/named-repository.js';
 import { validName } from '../common/names.js';
-import { compileMetaSchema } from '../meta/schema.js';
+import type { Library } from '../context.js';
+import { checkMeta, compileMetaSchema } from '../meta/schema.js';
 import type { Database } from '../schema/database.js';
-import type { CarrierKind } from './kinds.js';
 import { parseAutoDetectRules } from '../resources/auto-detect.js';
+import type { CarrierKind } from './kinds.js';
+import { CarrierRepository, type CarrierRow, type CarrierTable } from './repository.js';
 
-export type CarrierRow = Row<'categories'> & Record<string, unknown>;
+export type { CarrierRow };
 export type CarrierInput = Record<string, string | boolean | number | undefined> & { ID?: number; Name?: string; Description?: string };
 
 export const DEFAULT_RESOURCE_CATEGORY = 'Default';
@@ -31,21 +34,27 @@ function sectionConfigText(raw: string): string {
 }
 
 export class CarrierService {
-  readonly crud: Crud<CarrierKind['table']>;
+  readonly named: NamedEntities<CarrierTable>;
+  readonly kind: CarrierKind;
+  private readonly repo: CarrierRepository;
+  private readonly deps: NamedDeps;
 
-  constructor(
-    private readonly lib: Library,
-    readonly kind: CarrierKind,
-  ) {
-    this.crud = new Crud(lib, {
-      table: kind.table,
-      entityType: kind.entityType,
-      label: kind.label,
-      sort: { columns: ['id', 'name', 'description', 'created_at', 'updated_at'], meta: false },
-    });
+  /** @deprecated Transitional, for callers not yet wired through a feature.ts (notes). */
+  constructor(lib: Library, kind: CarrierKind);
+  constructor(repo: CarrierRepository, deps: NamedDeps);
+  constructor(source: CarrierRepository | Library, second: NamedDeps | CarrierKind) {
+    if (source instanceof CarrierRepository) {
+      this.repo = source;
+      this.deps = second as NamedDeps;
+    } else {
+      this.repo = new CarrierRepository(source.db, source.dialect, second as CarrierKind);
+      this.deps = source;
+    }
+    this.kind = this.repo.kind;
+    this.named = new NamedEntities(this.repo, { entityType: this.kind.entityType, label: this.kind.label, uniqueName: this.kind.uniqueName }, this.deps);
   }
 
-  record(row: Row<CarrierKind['table']>) {
+  record(row: NamedRow<CarrierTable>) {
     const r = row as unknown as Record<string, unknown>;
     const out: Record<string, unknown> = { ID: row.id, CreatedAt: row.created_at, UpdatedAt: row.updated_at, Name: row.name, Description: row.description };
     for (const [json, col] of Object.entries(this.kind.slots)) out[json] = r[col] ?? '';
@@ -57,7 +66,7 @@ export class CarrierService {
   }
 
   /** Column values from the input; on update, fields that are absent keep their stored values. */
-  private columns(input: CarrierInput, before?: Row<CarrierKind['table']>): Record<string, unknown> {
+  private columns(input: CarrierInput, before?: CarrierRow): Record<string, unknown> {
     const cols: Record<string, unknown> = {};
     const text = (v: unknown) => (v === undefined ? undefined : String(v));
     if (input.Name !== undefined || !before) cols.name = validName(input.Name);
@@ -83,59 +92,67 @@ export class CarrierService {
     return cols;
   }
 
-  private async checkName(name: string | undefined, id?: number): Promise<void> {
-    if (!this.kind.uniqueName || name === undefined) return;
-    const clash = await this.crud.findByName(name);
-    if (clash && clash.id !== id) throw conflict(`a ${this.kind.label} named "${name}" already exists`);
-  }
-
   async create(actor: Actor, input: CarrierInput) {
     const cols = this.columns(input);
-    await this.checkName(cols.name as string);
-    return withChange(this.lib, actor, 'create', this.kind.entityType, async () => {
-      const row = await this.lib.db
-        .insertInto(this.kind.table as 'categories')
-        .values({ ...newRowStamp(actor), ...cols } as never)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { id: row.id, name: row.name, after: row, result: this.record(row as Row<'categories'>) };
+    await this.named.assertNameFree(cols.name as string);
+    return withChange(this.deps.bus, actor, 'create', this.kind.entityType, async () => {
+      const row = await this.repo.insert({ ...newRowStamp(actor), ...cols, name: cols.name as string });
+      return { id: row.id, name: row.name, after: row, result: this.record(row) };
     });
   }
 
   async update(actor: Actor, id: number, input: CarrierInput) {
-    const before = await this.crud.require(id);
+    const before = (await this.named.require(id)) as CarrierRow;
     const cols = this.columns(input, before);
-    await this.checkName(cols.name as string | undefined, id);
-    return withChange(this.lib, actor, 'update', this.kind.entityType, async () => {
-      await this.crud.update(id, cols as Updateable<Database['categories']>);
-      const after = await this.crud.require(id);
+    if (cols.name !== undefined) await this.named.assertNameFree(cols.name as string, id);
+    return withChange(this.deps.bus, actor, 'update', this.kind.entityType, async () => {
+      await this.repo.update(id, cols as Updateable<Database['categories']>);
+      const after = await this.named.require(id);
       return { id, name: after.name, before, after, result: this.record(after) };
     });
   }
 
   async delete(actor: Actor, id: number | undefined) {
-    const row = await this.crud.require(id);
+    const row = await this.named.require(id);
     if (this.kind.table === 'resource_categories') {
       if (row.name === DEFAULT_RESOURCE_CATEGORY) throw badRequest('cannot delete the default resource category');
-      return this.crud.delete(actor, row.id, async (trx) => {
-        const fallback = await trx.selectFrom('resource_categories').select('id').where('name', '=', DEFAULT_RESOURCE_CATEGORY).executeTakeFirstOrThrow();
-        await trx.updateTable('resources').set({ resource_category_id: fallback.id, updated_at: nowIso() }).where('resource_category_id', '=', row.id).execute();
+      return this.named.delete(actor, row.id, async (tx) => {
+        const carriers = this.repo.in(tx);
+        const fallback = await carriers.findByName(DEFAULT_RESOURCE_CATEGORY);
+        if (!fallback) throw new Error('the Default resource category is missing');
+        await carriers.reassignResources(row.id, fallback.id, nowIso());
       });
     }
     // Groups lose the category and notes the note type (ON DELETE SET NULL); relation types of
     // a deleted category go with their relations (ON DELETE CASCADE).
-    return this.crud.delete(actor, row.id);
+    return this.named.delete(actor, row.id);
   }
 
   /** How many entities the carrier types, and the first page of them, for its detail page. */
   async members(id: number, limit: number) {
-    const target = { categories: ['groups', 'category_id'], resource_categories: ['resources', 'resource_category_id'], note_types: ['notes', 'note_type_id'] } as const;
-    const [table, col] = target[this.kind.table];
-    const db = this.lib.db;
-    const [rows, total] = await Promise.all([
-      db.selectFrom(table as 'groups').select(['id', 'name']).where(col as 'category_id', '=', id).orderBy('name').limit(limit).execute(),
-      db.selectFrom(table as 'groups').select((eb) => eb.fn.countAll<number>().as('n')).where(col as 'category_id', '=', id).executeTakeFirstOrThrow(),
-    ]);
-    return { table, rows, total: Number(total.n) };
+    const [rows, total] = await Promise.all([this.repo.members(id, limit), this.repo.memberCount(id)]);
+    return { table: this.repo.typedTable, rows, total };
+  }
+
+  find(id: number): Promise<CarrierRow | undefined> {
+    return this.repo.find(id) as Promise<CarrierRow | undefined>;
+  }
+
+  /** The carriers among `ids`, by id (one statement). */
+  async byIds(ids: readonly (number | null)[]): Promise<Map<number, CarrierRow>> {
+    const wanted = [...new Set(ids.filter((i): i is number => i !== null))];
+    return new Map((await this.repo.findMany(wanted)).map((r) => [r.id, r as CarrierRow]));
+  }
+
+  /** Every carrier's id and name, by name (form selects). */
+  options(): Promise<{ id: number; name: string }[]> {
+    return this.repo.options();
+  }
+
+  /** Checks an entity's `meta` against the MetaSchema of carrier `carrierId` (400 with errors). */
+  async checkEntityMeta(carrierId: number | null, meta: Record<string, unknown>): Promise<void> {
+    if (carrierId === null) return;
+    const row = await this.repo.schemaOf(carrierId);
+    if (row) checkMeta(row.meta_schema, meta, this.kind.label, row.name);
   }
 }

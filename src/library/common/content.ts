@@ -1,15 +1,16 @@
 // What edit-meta, bulk meta and mass edit need to know about a content entity (resources,
 // notes, groups): its table, its links to other entities, the carrier whose MetaSchema checks
-// its Meta, and the few places where an entity stores or checks things its own way.
-import type { Kysely, Transaction } from 'kysely';
+// its Meta, and the few places where an entity stores or checks things its own way. Hooks run
+// inside the edit's transaction and receive it, to run their repositories in it.
+import type { Executor, Tx } from '../../core/db/repository.js';
 import type { Database } from '../schema/database.js';
+import { carrierSchema } from '../categories/repository.js';
 import { checkMeta } from '../meta/schema.js';
 import type { MetaObject } from '../meta/paths.js';
 
 export type ContentEntity = 'resource' | 'note' | 'group';
 export type ContentTable = 'resources' | 'notes' | 'groups';
 export type LinkName = 'tags' | 'groups' | 'notes' | 'resources' | 'relatedGroups';
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** A many-to-many link: rows of `table` pair `self` (this entity) with `other` (in `target`). */
 export interface LinkSpec {
@@ -34,29 +35,23 @@ export interface ContentKind {
   carrier: CarrierRef;
   links: Partial<Record<LinkName, LinkSpec>>;
   /** Ids of the entities a list page query selects (mass edit Target=filter), at most `limit`. */
-  filterIds(db: Db, query: Record<string, unknown>, limit: number): Promise<number[]>;
+  filterIds(tx: Tx<Database>, query: Record<string, unknown>, limit: number): Promise<number[]>;
   /**
    * Stores a new effective meta. `nullOverrides` are keys the edit removed or set to null;
    * entities that inherit meta (resources in a series) keep them as explicit nulls.
    */
-  writeMeta?(trx: Transaction<Database>, id: number, meta: MetaObject, nullOverrides: string[]): Promise<void>;
+  writeMeta?(tx: Tx<Database>, id: number, meta: MetaObject, nullOverrides: string[]): Promise<void>;
   /** Refuses owner changes that break the entity's own rules (groups: cycles, 409). */
-  checkOwner?(trx: Transaction<Database>, ids: number[], ownerId: number | null): Promise<void>;
+  checkOwner?(tx: Tx<Database>, ids: number[], ownerId: number | null): Promise<void>;
 }
 
-/** Checks `meta` against the MetaSchema of the carrier `carrierId` (400 with errors). */
-export async function checkCarrierMeta(db: Db, carrier: CarrierRef, carrierId: number | null, meta: MetaObject): Promise<void> {
+/**
+ * Checks `meta` against the MetaSchema of the carrier `carrierId` (400 with errors).
+ * Transitional, for the import phases, which hold only a database handle; features wired with
+ * the carrier services call `CarrierService.checkEntityMeta`.
+ */
+export async function checkCarrierMeta(db: Executor<Database>, carrier: CarrierRef, carrierId: number | null, meta: MetaObject): Promise<void> {
   if (carrierId === null) return;
-  const row = await db.selectFrom(carrier.table).select(['name', 'meta_schema']).where('id', '=', carrierId).executeTakeFirst();
+  const row = await carrierSchema(db, carrier.table, carrierId);
   if (row) checkMeta(row.meta_schema, meta, carrier.label, row.name);
-}
-
-/** Stores a new meta object the kind's way (default: the `meta` column holds all of it). */
-export async function writeMeta(trx: Transaction<Database>, kind: ContentKind, id: number, meta: MetaObject, nullOverrides: string[]): Promise<void> {
-  if (kind.writeMeta) return kind.writeMeta(trx, id, meta, nullOverrides);
-  await trx
-    .updateTable(kind.table as 'groups')
-    .set({ meta: JSON.stringify(meta) })
-    .where('id', '=', id)
-    .execute();
 }

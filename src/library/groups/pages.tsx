@@ -11,8 +11,8 @@ import { picked } from '../ui/picked.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import type { Shortcodes } from '../templates/index.js';
 import { GroupListInput } from './filters.js';
-import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
+import type { CarrierService } from '../categories/service.js';
 import type { GroupRecord } from './records.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
@@ -82,8 +82,8 @@ function GroupFilters(props: { req: FastifyRequest; categories: { id: number; na
   );
 }
 
-export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService, shortcodes: Shortcodes): void {
-  const categories = () => lib.db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute();
+export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService, categoryService: CarrierService, shortcodes: Shortcodes): void {
+  const categories = () => categoryService.options();
 
   registerPage(app, layout, {
     path: '/groups',
@@ -278,7 +278,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       // With `containing`, open the path from its root down to it.
       const path = q.containing ? (await groups.parents(q.containing)).map((g) => g.ID) : [];
       const rootId = q.root ?? path[0] ?? 0;
-      const roots = rootId ? [await groups.crud.require(rootId)].map((g) => ({ id: g.id, name: g.name, categoryName: null, childCount: 1, ownerId: g.owner_id })) : await treeChildren(lib.db, 0, 50);
+      const roots = rootId ? [await groups.named.require(rootId)].map((g) => ({ id: g.id, name: g.name, categoryName: null, childCount: 1, ownerId: g.owner_id })) : await groups.treeChildren(0, 50);
       return { pageTitle: 'Group tree', roots, open: path, highlight: q.containing ?? null };
     },
     view: (ctx) => (

@@ -1,10 +1,9 @@
 // /v1/groups, /v1/group… (contract: Groups, Group ownership).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
-import { crudTimeline, registerInlineEdits, sendList, type AnyQuery } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { GroupListInput } from './filters.js';
-import { treeChildren } from './hierarchy.js';
 import type { GroupService } from './service.js';
 import type { Library } from '../context.js';
 import { registerTimeline } from '../timelines/routes.js';
@@ -72,7 +71,7 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     input: Type.Object({ parentId: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()) }),
     handler: async ({ input }) => {
       const limit = input.limit === undefined || input.limit < 1 ? TREE_DEFAULT : Math.min(input.limit, TREE_MAX);
-      return treeChildren(lib.db, input.parentId ?? 0, limit);
+      return groups.treeChildren(input.parentId ?? 0, limit);
     },
   });
 
@@ -147,11 +146,11 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     },
   });
 
-  registerInlineEdits(routes, groups.crud, { base: '/v1/group', page: '/group', needs: 'write', tag: 'groups' });
+  registerInlineEdits(routes, groups.named, { base: '/v1/group', page: '/group', needs: 'write', tag: 'groups' });
   registerTimeline(routes, {
     path: '/v1/groups/timeline',
     tag: 'groups',
-    source: crudTimeline(groups.crud, (input: Static<typeof GroupListInput>) => groups.filtered(input) as unknown as AnyQuery),
+    source: { label: 'group', counts: (input, buckets) => groups.timeline(input, buckets) },
     input: GroupListInput,
   });
 }

@@ -1,25 +1,27 @@
 // Group rules: create and partial update, re-parenting without cycles, the truncated single
 // read, delete guarded by user scopes, clone and merge, and the bulk operations.
-import { sql, type Transaction } from 'kysely';
-import { nowIso, parseJson } from '../../core/db/values.js';
+//
+// Checks that read through other features' services run before a transaction opens: on SQLite
+// the one connection belongs to the transaction until it ends.
+import type { RawBuilder, SqlBool } from 'kysely';
+import type { Tx } from '../../core/db/repository.js';
+import { parseJson } from '../../core/db/values.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
-import type { Library } from '../context.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange } from '../common/crud.js';
-import { pageOf, sortTerms, applySort } from '../common/list.js';
+import type { CarrierService } from '../categories/service.js';
+import { newRowStamp, withChange } from '../common/changes.js';
+import type { TimeBucket } from '../common/named-repository.js';
+import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
+import type { RelationService } from '../relations/service.js';
 import type { Database } from '../schema/database.js';
-import { GROUP_SORT, applyGroupFilters, type GroupListQuery } from './filters.js';
-import { mrqlListFilter } from '../mrql/filter.js';
-import { ancestorsOf, wouldCreateCycle } from './hierarchy.js';
-import { categoriesById, noteStubs, resourceStubs, tagsByGroup } from './loaders.js';
-import { categoryStub, groupRecord, listedGroup, type GroupRow } from './records.js';
-import { tagRecord } from '../tags/service.js';
-import { checkCarrierMeta } from '../common/content.js';
-import { GROUP_CARRIER } from './content.js';
-import { groupRelations } from '../relations/service.js';
+import { tagRecord, type TagService } from '../tags/service.js';
+import type { GroupCopyRepository } from './copy.repository.js';
+import type { GroupListQuery } from './filters.js';
+import { categoryStub, groupRecord, listedGroup } from './records.js';
+import type { GroupFilter, GroupRepository, GroupRow, TreeChild } from './repository.js';
 
-type Trx = Transaction<Database>;
+export type { GroupRow, TreeChild };
 
 export const SCOPE_GROUP_MESSAGE = "group is assigned as a user scope; reassign or clear that user's scope first";
 const OWN_RESOURCE_LIMIT = 5;
@@ -37,6 +39,14 @@ export interface GroupWrite {
   URL?: string;
 }
 
+export interface GroupDeps extends NamedDeps {
+  tags: TagService;
+  categories: CarrierService;
+  relations: RelationService;
+  /** The list's MRQL filter predicate over `"groups"` (null when blank; 400 when invalid). */
+  mrqlFilter(text: string | undefined): RawBuilder<SqlBool> | null;
+}
+
 /** Lenient URL check (companion §12.11): relative values pass, only unparsable text fails. */
 function normaliseUrl(raw: string | undefined): string | null {
   const text = (raw ?? '').trim();
@@ -48,78 +58,69 @@ function normaliseUrl(raw: string | undefined): string | null {
   }
 }
 
-async function requireAll(trx: Trx, table: 'tags' | 'groups', ids: number[], label: string): Promise<void> {
-  if (ids.length === 0) return;
-  const found = await trx.selectFrom(table).select('id').where('id', 'in', ids).execute();
-  if (found.length !== ids.length) {
-    const have = new Set(found.map((r) => r.id));
-    throw notFound(`${label} ${ids.find((i) => !have.has(i))} not found`);
-  }
-}
+const resourceStub = (r: { id: number; name: string; content_type: string; file_size: number | string; created_at: string }) => ({
+  ID: r.id,
+  Name: r.name,
+  ContentType: r.content_type,
+  FileSize: Number(r.file_size),
+  CreatedAt: r.created_at,
+});
+const noteStub = (r: { id: number; name: string; description: string; created_at: string }) => ({ ID: r.id, Name: r.name, Description: r.description, CreatedAt: r.created_at });
 
 export class GroupService {
-  readonly crud: Crud<'groups'>;
+  readonly named: NamedEntities<'groups', GroupFilter>;
 
-  constructor(private readonly lib: Library) {
-    this.crud = new Crud(lib, { table: 'groups', entityType: 'group', label: 'group', sort: GROUP_SORT });
+  constructor(
+    private readonly repo: GroupRepository,
+    private readonly copies: GroupCopyRepository,
+    private readonly deps: GroupDeps,
+  ) {
+    this.named = new NamedEntities(repo, { entityType: 'group', label: 'group', uniqueName: false }, deps);
+  }
+
+  /** The filter with its MRQL expression compiled. */
+  private filter(f: GroupListQuery): GroupFilter {
+    return { ...f, mrqlWhere: this.deps.mrqlFilter(f.MRQL) };
   }
 
   /** One page of the list with Tags and Category preloaded (two extra statements per page). */
   async list(f: GroupListQuery, perPage?: number) {
-    const { page, perPage: size, offset } = pageOf(f.page, perPage);
-    const terms = sortTerms(this.lib.dialect, 'groups', f.SortBy, GROUP_SORT);
-    const rows = await applySort(this.filtered(f).selectAll('groups'), terms)
-      .limit(size)
-      .offset(offset)
-      .execute();
+    const { rows, page, perPage: size } = await this.named.list(this.filter(f), perPage);
     return { rows: await this.present(rows), page, perPage: size };
   }
 
-  /** The list's filtered query, before select, sort and paging. */
-  filtered(f: GroupListQuery) {
-    return applyGroupFilters(this.lib.db.selectFrom('groups'), this.lib.dialect, f, mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"'));
+  /** Created and updated counts per bucket over the list's filters. */
+  timeline(f: GroupListQuery, buckets: readonly TimeBucket[]) {
+    return this.repo.timeline(this.filter(f), buckets);
   }
 
-  async count(f: GroupListQuery): Promise<number> {
-    const r = await this.filtered(f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    return Number(r.n);
+  /** Ids matching a filter, for mass edit (bounded by the caller), inside its transaction. */
+  matchingIds(f: GroupListQuery, limit: number, tx?: Tx<Database>): Promise<number[]> {
+    return (tx ? this.repo.in(tx) : this.repo).matchingIds(this.filter(f), limit);
   }
 
-  /** Ids matching a filter, for mass edit (bounded by the caller). */
-  async matchingIds(f: GroupListQuery, limit: number, db = this.lib.db): Promise<number[]> {
-    const mrql = mrqlListFilter(this.lib, 'group', f.MRQL, '"groups"');
-    const rows = await applyGroupFilters(db.selectFrom('groups'), this.lib.dialect, f, mrql).select('groups.id').orderBy('groups.id').limit(limit).execute();
-    return rows.map((r) => r.id);
-  }
-
-  async present(rows: GroupRow[]) {
-    const ids = rows.map((r) => r.id);
-    const [tags, cats] = await Promise.all([tagsByGroup(this.lib.db, ids), categoriesById(this.lib.db, rows.map((r) => r.category_id))]);
-    return rows.map((r) => listedGroup(r, tags.get(r.id) ?? [], r.category_id === null ? null : (cats.get(r.category_id) ?? null)));
+  private async present(rows: GroupRow[]) {
+    const [tags, cats] = await Promise.all([
+      this.deps.tags.tagsOf('group', rows.map((r) => r.id)),
+      this.deps.categories.byIds(rows.map((r) => r.category_id)),
+    ]);
+    return rows.map((r) => listedGroup(r, tags.get(r.id) ?? [], r.category_id === null ? null : categoryStub(cats.get(r.category_id))));
   }
 
   /** The single-group read: owned and related resources truncated to 5, other collections to 50. */
   async read(id: number | undefined) {
-    const row = await this.crud.require(id);
-    const db = this.lib.db;
+    const row = await this.named.require(id);
     const [tags, category, owner, ownGroups, relatedGroups, ownResources, relatedResources, ownNotes, relatedNotes, relations] = await Promise.all([
-      tagsByGroup(db, [row.id]),
-      row.category_id === null ? null : db.selectFrom('categories').select(['id', 'name', 'description']).where('id', '=', row.category_id).executeTakeFirst(),
-      row.owner_id === null ? undefined : db.selectFrom('groups').selectAll().where('id', '=', row.owner_id).executeTakeFirst(),
-      db.selectFrom('groups').selectAll().where('owner_id', '=', row.id).orderBy('name').limit(COLLECTION_LIMIT).execute(),
-      db
-        .selectFrom('group_related_groups as rg')
-        .innerJoin('groups', 'groups.id', 'rg.related_group_id')
-        .selectAll('groups')
-        .where('rg.group_id', '=', row.id)
-        .orderBy('groups.name')
-        .limit(COLLECTION_LIMIT)
-        .execute(),
-      resourceStubs(db, { ownerId: row.id }, OWN_RESOURCE_LIMIT),
-      resourceStubs(db, { relatedTo: row.id }, OWN_RESOURCE_LIMIT),
-      noteStubs(db, { ownerId: row.id }, COLLECTION_LIMIT),
-      noteStubs(db, { relatedTo: row.id }, COLLECTION_LIMIT),
-      groupRelations(db, row.id, COLLECTION_LIMIT),
+      this.deps.tags.tagsOf('group', [row.id]),
+      row.category_id === null ? undefined : this.deps.categories.find(row.category_id),
+      row.owner_id === null ? undefined : this.repo.find(row.owner_id),
+      this.repo.children(row.id, COLLECTION_LIMIT),
+      this.repo.relatedGroups(row.id, COLLECTION_LIMIT),
+      this.repo.resourceStubs({ ownerId: row.id }, OWN_RESOURCE_LIMIT),
+      this.repo.resourceStubs({ relatedTo: row.id }, OWN_RESOURCE_LIMIT),
+      this.repo.noteStubs({ ownerId: row.id }, COLLECTION_LIMIT),
+      this.repo.noteStubs({ relatedTo: row.id }, COLLECTION_LIMIT),
+      this.deps.relations.ofGroup(row.id, COLLECTION_LIMIT),
     ]);
     return {
       ...groupRecord(row),
@@ -128,49 +129,50 @@ export class GroupService {
       Owner: owner ? groupRecord(owner) : null,
       OwnGroups: ownGroups.map(groupRecord),
       RelatedGroups: relatedGroups.map(groupRecord),
-      OwnResources: ownResources,
-      RelatedResources: relatedResources,
-      OwnNotes: ownNotes,
-      RelatedNotes: relatedNotes,
+      OwnResources: ownResources.map(resourceStub),
+      RelatedResources: relatedResources.map(resourceStub),
+      OwnNotes: ownNotes.map(noteStub),
+      RelatedNotes: relatedNotes.map(noteStub),
       ...relations,
     };
   }
 
   async parents(id: number | undefined) {
-    const row = await this.crud.require(id);
-    return (await ancestorsOf(this.lib.db, row.id)).map(groupRecord);
+    const row = await this.named.require(id);
+    return (await this.repo.ancestors(row.id)).map(groupRecord);
   }
 
-  private async checkOwner(trx: Trx, groupId: number | null, ownerId: number | null | undefined): Promise<void> {
+  /** One page of a parent's children (0 = root groups) with their child counts. */
+  async treeChildren(parentId: number, limit: number): Promise<TreeChild[]> {
+    const rows = await this.repo.treeChildren(parentId, limit);
+    return rows.map((row) => ({ ...row, childCount: Number(row.childCount), categoryName: row.categoryName ?? null }));
+  }
+
+  private async checkOwner(groupId: number | null, ownerId: number | null | undefined): Promise<void> {
     if (ownerId === null || ownerId === undefined) return;
-    const owner = await trx.selectFrom('groups').select('id').where('id', '=', ownerId).executeTakeFirst();
-    if (!owner) throw notFound(`owner group ${ownerId} not found`);
-    if (groupId !== null && (await wouldCreateCycle(trx, groupId, ownerId))) {
+    if (!(await this.repo.find(ownerId))) throw notFound(`owner group ${ownerId} not found`);
+    if (groupId !== null && (await this.repo.wouldCreateCycle(groupId, ownerId))) {
       throw conflict(groupId === ownerId ? 'a group cannot own itself' : 'this owner would create an ownership cycle');
     }
   }
 
-  private async checkCategory(trx: Trx, categoryId: number | null | undefined): Promise<void> {
+  private async checkCategory(categoryId: number | null | undefined): Promise<void> {
     if (categoryId === null || categoryId === undefined) return;
-    const c = await trx.selectFrom('categories').select('id').where('id', '=', categoryId).executeTakeFirst();
-    if (!c) throw notFound(`category ${categoryId} not found`);
+    if (!(await this.deps.categories.find(categoryId))) throw notFound(`category ${categoryId} not found`);
   }
 
-  private async setLinks(trx: Trx, groupId: number, tags: number[] | undefined, related: number[] | undefined): Promise<void> {
-    if (tags !== undefined) {
-      const unique = [...new Set(tags)];
-      await requireAll(trx, 'tags', unique, 'tag');
-      await trx.deleteFrom('group_tags').where('group_id', '=', groupId).execute();
-      if (unique.length) await trx.insertInto('group_tags').values(unique.map((tag_id) => ({ group_id: groupId, tag_id }))).execute();
-    }
-    if (related !== undefined) {
-      const unique = [...new Set(related)].filter((g) => g !== groupId);
-      await requireAll(trx, 'groups', unique, 'group');
-      await trx.deleteFrom('group_related_groups').where('group_id', '=', groupId).execute();
-      if (unique.length) {
-        await trx.insertInto('group_related_groups').values(unique.map((related_group_id) => ({ group_id: groupId, related_group_id }))).execute();
-      }
-    }
+  /** The links a write sets, checked: every id must exist; a group does not relate to itself. */
+  private async checkLinks(groupId: number | null, tags: number[] | undefined, related: number[] | undefined) {
+    const tagIds = tags === undefined ? undefined : [...new Set(tags)];
+    if (tagIds?.length) await this.deps.tags.named.requireAll(tagIds);
+    const relatedIds = related === undefined ? undefined : [...new Set(related)].filter((g) => g !== groupId);
+    if (relatedIds?.length) await this.named.requireAll(relatedIds);
+    return { tagIds, relatedIds };
+  }
+
+  private async setLinks(groups: GroupRepository, groupId: number, links: { tagIds?: number[]; relatedIds?: number[] }): Promise<void> {
+    if (links.tagIds !== undefined) await groups.setTags(groupId, links.tagIds);
+    if (links.relatedIds !== undefined) await groups.setRelatedGroups(groupId, links.relatedIds.filter((g) => g !== groupId));
   }
 
   async create(actor: Actor, input: GroupWrite) {
@@ -180,26 +182,16 @@ export class GroupService {
     // 0 means none, as forms send it.
     const categoryId = input.CategoryId || null;
     const ownerId = input.OwnerId || null;
-    const id = await withChange(this.lib, actor, 'create', 'group', async () => {
-      const newId = await this.lib.db.transaction().execute(async (trx) => {
-        await this.checkCategory(trx, categoryId);
-        await this.checkOwner(trx, null, ownerId);
-        await checkCarrierMeta(trx, GROUP_CARRIER, categoryId, JSON.parse(meta));
-        const row = await trx
-          .insertInto('groups')
-          .values({
-            ...newRowStamp(actor),
-            name,
-            description: input.Description ?? '',
-            url,
-            meta,
-            owner_id: ownerId,
-            category_id: categoryId,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await this.setLinks(trx, row.id, input.Tags, input.Groups);
-        return row.id;
+    await this.checkCategory(categoryId);
+    await this.checkOwner(null, ownerId);
+    await this.deps.categories.checkEntityMeta(categoryId, JSON.parse(meta) as Record<string, unknown>);
+    const links = await this.checkLinks(null, input.Tags, input.Groups);
+    const id = await withChange(this.deps.bus, actor, 'create', 'group', async () => {
+      const newId = await this.deps.transactor.run(async (tx) => {
+        const groups = this.repo.in(tx);
+        const created = await groups.insert({ ...newRowStamp(actor), name, description: input.Description ?? '', url, meta, owner_id: ownerId, category_id: categoryId });
+        await this.setLinks(groups, created, links);
+        return created;
       });
       return { id: newId, name, result: newId };
     });
@@ -208,91 +200,68 @@ export class GroupService {
 
   /** Partial update: omitted fields and absent arrays keep their values; explicit empties clear. */
   async update(actor: Actor, id: number, input: GroupWrite) {
-    const before = await this.crud.require(id);
+    const before = await this.named.require(id);
     const name = input.Name === undefined ? before.name : validName(input.Name);
     const meta = input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta');
     const categoryId = input.CategoryId === undefined ? before.category_id : input.CategoryId || null;
     const ownerId = input.OwnerId === undefined ? before.owner_id : input.OwnerId || null;
-    await withChange(this.lib, actor, 'update', 'group', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await this.checkCategory(trx, categoryId);
-        if (ownerId !== before.owner_id) await this.checkOwner(trx, id, ownerId);
-        if (input.Meta !== undefined || categoryId !== before.category_id) await checkCarrierMeta(trx, GROUP_CARRIER, categoryId, JSON.parse(meta));
-        await trx
-          .updateTable('groups')
-          .set({
-            name,
-            description: input.Description ?? before.description,
-            url: input.URL === undefined ? before.url : normaliseUrl(input.URL),
-            meta,
-            owner_id: ownerId,
-            category_id: categoryId,
-            updated_at: nowIso(),
-          })
-          .where('id', '=', id)
-          .execute();
-        await this.setLinks(trx, id, input.Tags, input.Groups);
+    await this.checkCategory(categoryId);
+    if (ownerId !== before.owner_id) await this.checkOwner(id, ownerId);
+    if (input.Meta !== undefined || categoryId !== before.category_id) {
+      await this.deps.categories.checkEntityMeta(categoryId, JSON.parse(meta) as Record<string, unknown>);
+    }
+    const url = input.URL === undefined ? before.url : normaliseUrl(input.URL);
+    const links = await this.checkLinks(id, input.Tags, input.Groups);
+    await withChange(this.deps.bus, actor, 'update', 'group', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const groups = this.repo.in(tx);
+        await groups.update(id, { name, description: input.Description ?? before.description, url, meta, owner_id: ownerId, category_id: categoryId });
+        await this.setLinks(groups, id, links);
       });
       return { id, name, before, result: undefined };
     });
     return this.read(id);
   }
 
-  private async refuseScopeGroups(trx: Trx | Library['db'], ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    const user = await trx.selectFrom('users').select('id').where('scope_group_id', 'in', ids).limit(1).executeTakeFirst();
-    if (user) throw conflict(SCOPE_GROUP_MESSAGE);
+  private async refuseScopeGroups(ids: number[]): Promise<void> {
+    if (await this.repo.isUserScope(ids)) throw conflict(SCOPE_GROUP_MESSAGE);
   }
 
   async delete(actor: Actor, id: number | undefined): Promise<GroupRow> {
-    const row = await this.crud.require(id);
-    await this.refuseScopeGroups(this.lib.db, [row.id]);
-    return this.crud.delete(actor, row.id);
+    const row = await this.named.require(id);
+    await this.refuseScopeGroups([row.id]);
+    return this.named.delete(actor, row.id);
   }
 
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badRequest('ID must list at least one group');
-    await withChange(this.lib, actor, 'delete', 'group', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await requireAll(trx, 'groups', unique, 'group');
-        await this.refuseScopeGroups(trx, unique);
-        await trx.deleteFrom('groups').where('id', 'in', unique).execute();
-      });
+    await this.named.requireAll(unique);
+    await this.refuseScopeGroups(unique);
+    await withChange(this.deps.bus, actor, 'delete', 'group', async () => {
+      await this.repo.remove(unique);
       return { message: `Deleted ${unique.length} groups (${unique.join(', ')})`, result: undefined };
     });
   }
 
   /** Copies the group with its associations and duplicates its relations in both directions. */
   async clone(actor: Actor, id: number | undefined) {
-    const source = await this.crud.require(id);
-    const newId = await withChange(this.lib, actor, 'create', 'group', async () => {
-      const cloneId = await this.lib.db.transaction().execute(async (trx) => {
+    const source = await this.named.require(id);
+    const newId = await withChange(this.deps.bus, actor, 'create', 'group', async () => {
+      const cloneId = await this.deps.transactor.run(async (tx) => {
         const stamp = newRowStamp(actor);
-        const now = stamp.created_at;
-        const { id: created } = await trx
-          .insertInto('groups')
-          .values({
-            ...stamp,
-            name: source.name,
-            description: source.description,
-            url: source.url,
-            meta: source.meta,
-            owner_id: source.owner_id,
-            category_id: source.category_id,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const c = sql`CAST(${created} AS integer)`;
-        await sql`INSERT INTO group_tags (group_id, tag_id) SELECT ${c}, tag_id FROM group_tags WHERE group_id = ${source.id}`.execute(trx);
-        await sql`INSERT INTO groups_related_resources (group_id, resource_id) SELECT ${c}, resource_id FROM groups_related_resources WHERE group_id = ${source.id}`.execute(trx);
-        await sql`INSERT INTO groups_related_notes (group_id, note_id) SELECT ${c}, note_id FROM groups_related_notes WHERE group_id = ${source.id}`.execute(trx);
-        await sql`INSERT INTO group_related_groups (group_id, related_group_id) SELECT ${c}, related_group_id FROM group_related_groups WHERE group_id = ${source.id}`.execute(trx);
-        const ts = sql`CAST(${now} AS ${sql.raw(this.lib.dialect.kind === 'sqlite' ? 'text' : 'timestamptz')})`;
-        await sql`INSERT INTO group_relations (created_at, updated_at, created_by_user_id, name, description, from_group_id, to_group_id, relation_type_id)
-          SELECT ${ts}, ${ts}, created_by_user_id, name, description, ${c}, to_group_id, relation_type_id FROM group_relations WHERE from_group_id = ${source.id} AND to_group_id <> ${source.id}`.execute(trx);
-        await sql`INSERT INTO group_relations (created_at, updated_at, created_by_user_id, name, description, from_group_id, to_group_id, relation_type_id)
-          SELECT ${ts}, ${ts}, created_by_user_id, name, description, from_group_id, ${c}, relation_type_id FROM group_relations WHERE to_group_id = ${source.id} AND from_group_id <> ${source.id}`.execute(trx);
+        const created = await this.repo.in(tx).insert({
+          ...stamp,
+          name: source.name,
+          description: source.description,
+          url: source.url,
+          meta: source.meta,
+          owner_id: source.owner_id,
+          category_id: source.category_id,
+        });
+        const copies = this.copies.in(tx);
+        await copies.copyLinks(source.id, created);
+        await copies.copyRelations(source.id, created, stamp.created_at);
         return created;
       });
       return { id: cloneId, name: source.name, message: `Cloned group "${source.name}" (${source.id}) as ${cloneId}`, result: cloneId };
@@ -305,50 +274,34 @@ export class GroupService {
     const losers = [...new Set(loserIds)];
     if (losers.length === 0) throw badRequest('Losers must list at least one group');
     if (losers.includes(winnerId)) throw badRequest('the winner cannot also be a loser');
-    const winner = await this.crud.require(winnerId);
-    await withChange(this.lib, actor, 'update', 'group', async () => {
-      await this.lib.db.transaction().execute(async (trx) => {
-        await requireAll(trx, 'groups', losers, 'group');
-        await this.refuseScopeGroups(trx, losers);
-        const ancestors = (await ancestorsOf(trx, winner.id)).map((g) => g.id);
-        if (losers.some((l) => ancestors.includes(l))) throw conflict('cannot merge an ancestor into one of its descendants');
-        await mergeInto(trx, winner.id, losers);
-        const loserMeta = await trx.selectFrom('groups').select('meta').where('id', 'in', losers).orderBy('id').execute();
-        const meta = Object.assign({}, ...loserMeta.map((m) => parseJson<Record<string, unknown>>(m.meta, {})), parseJson<Record<string, unknown>>(winner.meta, {}));
-        await trx.deleteFrom('groups').where('id', 'in', losers).execute();
-        await trx.updateTable('groups').set({ meta: JSON.stringify(meta), updated_at: nowIso() }).where('id', '=', winner.id).execute();
+    const winner = await this.named.require(winnerId);
+    await this.named.requireAll(losers);
+    await this.refuseScopeGroups(losers);
+    const ancestors = (await this.repo.ancestors(winner.id)).map((g) => g.id);
+    if (losers.some((l) => ancestors.includes(l))) throw conflict('cannot merge an ancestor into one of its descendants');
+    await withChange(this.deps.bus, actor, 'update', 'group', async () => {
+      await this.deps.transactor.run(async (tx) => {
+        const groups = this.repo.in(tx);
+        await this.copies.in(tx).moveRelationships(winner.id, losers);
+        // The winner's own meta wins over the losers'; among losers, higher ids win.
+        const loserMeta = (await groups.metas(losers)).map((m) => parseJson<Record<string, unknown>>(m, {}));
+        const meta = Object.assign({}, ...loserMeta, parseJson<Record<string, unknown>>(winner.meta, {})) as Record<string, unknown>;
+        await groups.remove(losers);
+        await groups.update(winner.id, { meta: JSON.stringify(meta) });
       });
       return { id: winner.id, name: winner.name, message: `Merged groups ${losers.join(', ')} into "${winner.name}"`, result: undefined };
     });
   }
-}
 
-/** Re-points every link of the losers at the winner, skipping links the winner already has. */
-async function mergeInto(trx: Trx, winner: number, losers: number[]): Promise<void> {
-  const w = sql`CAST(${winner} AS integer)`;
-  const l = sql.join(losers);
-  const copy = async (table: string, col: string) => {
-    await sql`INSERT INTO ${sql.table(table)} (group_id, ${sql.ref(col)})
-      SELECT DISTINCT ${w}, x.${sql.ref(col)} FROM ${sql.table(table)} x
-      WHERE x.group_id IN (${l}) AND NOT EXISTS (SELECT 1 FROM ${sql.table(table)} y WHERE y.group_id = ${winner} AND y.${sql.ref(col)} = x.${sql.ref(col)})`.execute(trx);
-  };
-  await copy('group_tags', 'tag_id');
-  await copy('groups_related_resources', 'resource_id');
-  await copy('groups_related_notes', 'note_id');
-  await copy('group_related_groups', 'related_group_id');
-  await trx.deleteFrom('group_related_groups').where('group_id', '=', winner).where('related_group_id', 'in', [winner, ...losers]).execute();
-  await sql`INSERT INTO group_related_groups (group_id, related_group_id)
-    SELECT DISTINCT x.group_id, ${w} FROM group_related_groups x
-    WHERE x.related_group_id IN (${l}) AND x.group_id <> ${winner} AND x.group_id NOT IN (${l})
-      AND NOT EXISTS (SELECT 1 FROM group_related_groups y WHERE y.group_id = x.group_id AND y.related_group_id = ${winner})`.execute(trx);
-  for (const table of ['groups', 'notes', 'resources'] as const) {
-    await trx.updateTable(table).set({ owner_id: winner }).where('owner_id', 'in', losers).where('id', '<>', winner).execute();
+  /**
+   * Mass edit's owner op: every selected group gets the same parent, so a cycle exists exactly
+   * when one of them is that parent or one of its ancestors (409). Runs in the edit's transaction.
+   */
+  async checkNewOwner(tx: Tx<Database>, ids: number[], ownerId: number | null): Promise<void> {
+    if (ownerId === null) return;
+    const selected = new Set(ids);
+    const chain = await this.repo.in(tx).ancestors(ownerId);
+    const hit = chain.find((g) => selected.has(g.id));
+    if (hit) throw conflict(hit.id === ownerId ? `group ${ownerId} cannot own itself` : `making group ${ownerId} the owner would create an ownership cycle through group ${hit.id}`);
   }
-  // Relations: re-point both ends, dropping ones that would relate the winner to itself or duplicate.
-  await sql`UPDATE group_relations SET from_group_id = ${winner}
-    WHERE from_group_id IN (${l}) AND to_group_id <> ${winner} AND to_group_id NOT IN (${l})
-      AND NOT EXISTS (SELECT 1 FROM group_relations d WHERE d.from_group_id = ${winner} AND d.to_group_id = group_relations.to_group_id AND d.relation_type_id = group_relations.relation_type_id)`.execute(trx);
-  await sql`UPDATE group_relations SET to_group_id = ${winner}
-    WHERE to_group_id IN (${l}) AND from_group_id <> ${winner} AND from_group_id NOT IN (${l})
-      AND NOT EXISTS (SELECT 1 FROM group_relations d WHERE d.to_group_id = ${winner} AND d.from_group_id = group_relations.from_group_id AND d.relation_type_id = group_relations.relation_type_id)`.execute(trx);
 }

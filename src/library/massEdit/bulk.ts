@@ -8,7 +8,7 @@ import type { Library } from '../context.js';
 import type { ContentKind, LinkName } from '../common/content.js';
 import { jsonObjectText } from '../common/names.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { runMassEdit } from './engine.js';
+import { contentEdits } from './feature.js';
 import type { LinkVerb, MassEditPlan } from './plan.js';
 
 export type BulkOp = 'addTags' | 'removeTags' | 'replaceTags' | 'addGroups' | 'addMeta';
@@ -27,7 +27,8 @@ function selection(ids: number[], kind: ContentKind): MassEditPlan['selection'] 
 }
 
 export function registerBulkEdits(routes: LibraryRoutes, lib: Library, kind: ContentKind, opts: { base: string; page: string; ops: BulkOp[] }): void {
-  const run = (actorReq: Parameters<typeof actorOf>[0], plan: MassEditPlan) => runMassEdit(lib, kind, actorOf(actorReq), plan, lib.config.massEditFilterLimit);
+  const edits = contentEdits(lib);
+  const run = (actorReq: Parameters<typeof actorOf>[0], plan: MassEditPlan) => edits.massEdit(kind, actorOf(actorReq), plan, lib.config.massEditFilterLimit);
   for (const op of opts.ops) {
     if (op === 'addMeta') {
       routes.add({

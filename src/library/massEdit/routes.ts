@@ -3,10 +3,11 @@ import { sendWrite } from '../../core/http/respond.js';
 import type { Library } from '../context.js';
 import type { ContentKind } from '../common/content.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { runMassEdit } from './engine.js';
+import { contentEdits } from './feature.js';
 import { MassEditInput, planMassEdit } from './plan.js';
 
 export function registerMassEdit(routes: LibraryRoutes, lib: Library, kind: ContentKind, opts: { path: string; page: string }): void {
+  const edits = contentEdits(lib);
   routes.add({
     method: 'POST',
     path: opts.path,
@@ -16,7 +17,7 @@ export function registerMassEdit(routes: LibraryRoutes, lib: Library, kind: Cont
     input: MassEditInput,
     handler: async ({ req, reply, input }) => {
       const plan = planMassEdit(kind, input);
-      const result = await runMassEdit(lib, kind, actorOf(req), plan, lib.config.massEditFilterLimit);
+      const result = await edits.massEdit(kind, actorOf(req), plan, lib.config.massEditFilterLimit);
       return sendWrite(req, reply, result, opts.page);
     },
   });

@@ -25,7 +25,7 @@ export function registerPartialPages(app: FastifyInstance, layout: Layout, parti
     newLabel: 'New partial',
     columns: [['Description', (r) => r.Description]],
     load: async (req) => {
-      const { rows, page, perPage } = await partials.crud.list(readParams(PartialListInput, makeBag(req.query)));
+      const { rows, page, perPage } = await partials.named.list(readParams(PartialListInput, makeBag(req.query)));
       return { rows: rows.map(partialRecord), page, perPage };
     },
   });
@@ -35,7 +35,7 @@ export function registerPartialPages(app: FastifyInstance, layout: Layout, parti
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const partial = partialRecord(await partials.crud.require(id));
+      const partial = partialRecord(await partials.named.require(id));
       return {
         pageTitle: partial.Name,
         templatePartial: partial,
@@ -77,7 +77,7 @@ export function registerPartialPages(app: FastifyInstance, layout: Layout, parti
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const partial = partialRecord(await partials.crud.require(id));
+      const partial = partialRecord(await partials.named.require(id));
       return { pageTitle: `Edit ${partial.Name}`, templatePartial: partial, errorMessage: firstOf(queryOf(req).error) || undefined };
     },
     view: (ctx, req) => <EntityForm req={req} action="/v1/templatePartial/edit" fields={FIELDS} record={ctx.templatePartial} submit="Save" />,

@@ -24,7 +24,7 @@ export function registerPartialRoutes(routes: LibraryRoutes, partials: PartialSe
     needs: 'read',
     input: PartialListInput,
     handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await partials.crud.list(input);
+      const { rows, page, perPage } = await partials.named.list(input);
       return sendList(reply, rows.map(partialRecord), page, perPage);
     },
   });
@@ -50,13 +50,13 @@ export function registerPartialRoutes(routes: LibraryRoutes, partials: PartialSe
     needs: 'partials',
     input: Type.Object({ Id: Type.Integer() }),
     handler: async ({ req, reply, input }) => {
-      const row = await partials.crud.delete(actorOf(req), input.Id);
+      const row = await partials.named.delete(actorOf(req), input.Id);
       return sendWrite(req, reply, { ID: row.id }, '/templatePartials');
     },
   });
 
   // No editName: renames go through the full update, which validates the kebab-case pattern.
-  registerInlineEdits(routes, partials.crud, { base: '/v1/templatePartial', page: '/templatePartial', needs: 'partials', tag: 'templatePartials', name: false });
+  registerInlineEdits(routes, partials.named, { base: '/v1/templatePartial', page: '/templatePartial', needs: 'partials', tag: 'templatePartials', name: false });
 
   routes.add({
     method: 'GET',

@@ -1,13 +1,14 @@
 // Template partials (companion §5.5): kebab-case unique names, no inline rename route.
-import { badRequest, conflict } from '../../core/http/errors.js';
-import type { Library } from '../context.js';
+import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
-import { Crud, newRowStamp, withChange, type Row } from '../common/crud.js';
+import { newRowStamp, withChange } from '../common/changes.js';
+import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { validName } from '../common/names.js';
+import type { PartialRepository, PartialRow } from './repository.js';
+
+export type { PartialRow };
 
 const KEBAB = /^[a-z][a-z0-9-]*$/;
-
-export type PartialRow = Row<'template_partials'>;
 
 export function partialRecord(row: PartialRow) {
   return { ID: row.id, CreatedAt: row.created_at, UpdatedAt: row.updated_at, Name: row.name, Description: row.description, Content: row.content };
@@ -27,43 +28,32 @@ function kebabName(raw: string | undefined): string {
 }
 
 export class PartialService {
-  readonly crud: Crud<'template_partials'>;
+  readonly named: NamedEntities<'template_partials'>;
 
-  constructor(private readonly lib: Library) {
-    this.crud = new Crud(lib, {
-      table: 'template_partials',
-      entityType: 'template_partial',
-      label: 'template partial',
-      sort: { columns: ['id', 'name', 'description', 'created_at', 'updated_at'], meta: false },
-    });
+  constructor(
+    private readonly repo: PartialRepository,
+    private readonly deps: NamedDeps,
+  ) {
+    this.named = new NamedEntities(repo, { entityType: 'template_partial', label: 'template partial', uniqueName: true }, deps);
   }
 
-  private async checkFree(name: string, id?: number): Promise<void> {
-    const clash = await this.crud.findByName(name);
-    if (clash && clash.id !== id) throw conflict(`a template partial named "${name}" already exists`);
-  }
-
-  async save(actor: Actor, input: PartialWrite) {
+  async save(actor: Actor, input: PartialWrite): Promise<PartialRow> {
     if (input.ID) return this.update(actor, input.ID, input);
     const name = kebabName(input.Name);
-    await this.checkFree(name);
-    return withChange(this.lib, actor, 'create', 'template_partial', async () => {
-      const row = await this.lib.db
-        .insertInto('template_partials')
-        .values({ ...newRowStamp(actor), name, description: input.Description ?? '', content: input.Content ?? '' })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { id: row.id, name, after: row, result: row as PartialRow };
+    await this.named.assertNameFree(name);
+    return withChange(this.deps.bus, actor, 'create', 'template_partial', async () => {
+      const row = await this.repo.insert({ ...newRowStamp(actor), name, description: input.Description ?? '', content: input.Content ?? '' });
+      return { id: row.id, name, after: row, result: row };
     });
   }
 
-  private async update(actor: Actor, id: number, input: PartialWrite) {
-    const before = await this.crud.require(id);
+  private async update(actor: Actor, id: number, input: PartialWrite): Promise<PartialRow> {
+    const before = await this.named.require(id);
     const name = input.Name === undefined ? before.name : kebabName(input.Name);
-    await this.checkFree(name, id);
-    return withChange(this.lib, actor, 'update', 'template_partial', async () => {
-      await this.crud.update(id, { name, description: input.Description ?? before.description, content: input.Content ?? before.content });
-      const after = await this.crud.require(id);
+    await this.named.assertNameFree(name, id);
+    return withChange(this.deps.bus, actor, 'update', 'template_partial', async () => {
+      await this.repo.update(id, { name, description: input.Description ?? before.description, content: input.Content ?? before.content });
+      const after = await this.named.require(id);
       return { id, name, before, after, result: after };
     });
   }

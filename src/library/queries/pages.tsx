@@ -7,7 +7,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { EntityForm, registerListPage, type FormField } from '../ui/simple-pages.js';
-import { positionalParams } from './readonly.js';
+import { parameterNames } from './readonly.js';
 import { QueryListInput } from './routes.js';
 import { queryRecord, type QueryService } from './service.js';
 
@@ -29,7 +29,7 @@ export function registerQueryPages(app: FastifyInstance, layout: Layout, queries
     columns: [['Description', (r) => r.Description]],
     load: async (req) => {
       const input = readParams(QueryListInput, makeBag(req.query));
-      const { rows, page, perPage } = await queries.crud.list(input, queries.textFilter(input));
+      const { rows, page, perPage } = await queries.named.list(input);
       return { rows: rows.map(queryRecord), page, perPage };
     },
   });
@@ -39,8 +39,8 @@ export function registerQueryPages(app: FastifyInstance, layout: Layout, queries
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const query = queryRecord(await queries.crud.require(id));
-      const params = [...new Set(positionalParams(query.Text, 'sqlite').names)];
+      const query = queryRecord(await queries.named.require(id));
+      const params = [...new Set(parameterNames(query.Text))];
       return {
         pageTitle: query.Name,
         query,
@@ -118,7 +118,7 @@ export function registerQueryPages(app: FastifyInstance, layout: Layout, queries
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const query = queryRecord(await queries.crud.require(id));
+      const query = queryRecord(await queries.named.require(id));
       return { pageTitle: `Edit ${query.Name}`, query, errorMessage: firstOf(queryOf(req).error) || undefined };
     },
     view: (ctx, req) => <EntityForm req={req} action="/v1/query" fields={FIELDS} record={ctx.query} submit="Save" />,

@@ -1,10 +1,10 @@
 // /v1/queries, /v1/query… (contract: Saved SQL queries).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
-import { crudTimeline, registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/crud.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import { registerTimeline } from '../timelines/routes.js';
+import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import { queryRecord, type QueryService } from './service.js';
 
 export const QueryListInput = Type.Object({ ...commonListFields, Text: Type.Optional(Type.String({ description: 'partial match on the SQL text' })) });
@@ -21,7 +21,7 @@ export function registerQueryRoutes(routes: LibraryRoutes, queries: QueryService
     needs: 'read',
     input: QueryListInput,
     handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await queries.crud.list(input, queries.textFilter(input));
+      const { rows, page, perPage } = await queries.named.list(input);
       return sendList(reply, rows.map(queryRecord), page, perPage);
     },
   });
@@ -33,7 +33,7 @@ export function registerQueryRoutes(routes: LibraryRoutes, queries: QueryService
     summary: 'One saved SQL query',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => queryRecord(await queries.crud.require(input.id)),
+    handler: async ({ input }) => queryRecord(await queries.named.require(input.id)),
   });
 
   routes.add({
@@ -63,7 +63,7 @@ export function registerQueryRoutes(routes: LibraryRoutes, queries: QueryService
     needs: 'editor',
     input: Type.Object({ Id: Type.Integer() }),
     handler: async ({ req, reply, input }) => {
-      const row = await queries.crud.delete(actorOf(req), input.Id);
+      const row = await queries.named.delete(actorOf(req), input.Id);
       return sendWrite(req, reply, { id: row.id }, '/queries');
     },
   });
@@ -97,11 +97,11 @@ export function registerQueryRoutes(routes: LibraryRoutes, queries: QueryService
     },
   });
 
-  registerInlineEdits(routes, queries.crud, { base: '/v1/query', page: '/query', needs: 'editor', tag: 'queries' });
+  registerInlineEdits(routes, queries.named, { base: '/v1/query', page: '/query', needs: 'editor', tag: 'queries' });
   registerTimeline(routes, {
     path: '/v1/queries/timeline',
     tag: 'queries',
-    source: crudTimeline(queries.crud, (input: Static<typeof QueryListInput>) => queries.crud.filtered(input, queries.textFilter(input))),
+    source: namedTimeline(queries.named),
     input: QueryListInput,
   });
 }

@@ -12,6 +12,7 @@ import { relationTypeRecord, type RelationRecord, type RelationTypeRecord } from
 import { RelationListInput, RelationTypeListInput } from './routes.js';
 import type { RelationTypeService } from './types.js';
 import type { RelationService } from './service.js';
+import type { CarrierService } from '../categories/service.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 type Option = { id: number; name: string };
@@ -61,18 +62,15 @@ function RelationForm(props: { req: FastifyRequest; relation?: RelationRecord; t
   );
 }
 
-export function registerRelationPages(app: FastifyInstance, layout: Layout, lib: Library, types: RelationTypeService, relations: RelationService): void {
-  const categories = () => lib.db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute();
-  const typeOptions = async () =>
-    (
-      await lib.db
-        .selectFrom('group_relation_types as t')
-        .leftJoin('categories as f', 'f.id', 't.from_category_id')
-        .leftJoin('categories as c', 'c.id', 't.to_category_id')
-        .select(['t.id', 't.name', 'f.name as from_name', 'c.name as to_name'])
-        .orderBy('t.name')
-        .execute()
-    ).map((t) => ({ id: t.id, name: `${t.name} (${t.from_name ?? '?'} → ${t.to_name ?? '?'})` }));
+export function registerRelationPages(
+  app: FastifyInstance,
+  layout: Layout,
+  lib: Library,
+  services: { types: RelationTypeService; relations: RelationService; categories: CarrierService },
+): void {
+  const { types, relations } = services;
+  const categories = () => services.categories.options();
+  const typeOptions = () => types.options();
   const errorOf = (req: FastifyRequest) => firstOf(queryOf(req).error) || undefined;
   /** Names of the groups a relation form starts with (from the relation or the query). */
   const endsOf = async (req: FastifyRequest, r?: RelationRecord) => {

@@ -91,7 +91,7 @@ export function registerRelationRoutes(routes: LibraryRoutes, types: RelationTyp
     needs: 'editor',
     input: Type.Object({ Id: Type.Integer() }),
     handler: async ({ req, reply, input }) => {
-      const row = await types.crud.delete(actorOf(req), input.Id);
+      const row = await types.named.delete(actorOf(req), input.Id);
       return sendWrite(req, reply, { id: row.id }, '/relationTypes');
     },
   });
@@ -125,11 +125,11 @@ export function registerRelationRoutes(routes: LibraryRoutes, types: RelationTyp
     needs: 'editor',
     input: Type.Object({ Id: Type.Integer() }),
     handler: async ({ req, reply, input }) => {
-      const row = await relations.crud.delete(actorOf(req), input.Id);
+      const row = await relations.named.delete(actorOf(req), input.Id);
       return sendWrite(req, reply, { id: row.id }, '/relations');
     },
   });
 
-  registerInlineEdits(routes, types.crud, { base: '/v1/relationType', page: '/relationType', needs: 'editor', tag: 'relations' });
-  registerInlineEdits(routes, relations.crud, { base: '/v1/relation', page: '/relation', needs: 'editor', tag: 'relations' });
+  registerInlineEdits(routes, types.named, { base: '/v1/relationType', page: '/relationType', needs: 'editor', tag: 'relations' });
+  registerInlineEdits(routes, relations.named, { base: '/v1/relation', page: '/relation', needs: 'editor', tag: 'relations' });
 }

@@ -21,7 +21,7 @@ export function registerSeriesPages(app: FastifyInstance, layout: Layout, series
     newLabel: 'New series',
     columns: [['Slug', (r) => r.Slug]],
     load: async (req) => {
-      const { rows, page, perPage } = await series.crud.list(readParams(SeriesListInput, makeBag(req.query)));
+      const { rows, page, perPage } = await series.named.list(readParams(SeriesListInput, makeBag(req.query)));
       return { rows: rows.map(seriesRecord), page, perPage };
     },
   });
@@ -31,7 +31,7 @@ export function registerSeriesPages(app: FastifyInstance, layout: Layout, series
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const s = seriesRecord(await series.crud.require(id));
+      const s = seriesRecord(await series.named.require(id));
       const members = await series.members(s.ID, MEMBERS);
       return {
         pageTitle: s.Name,

@@ -3,16 +3,14 @@ import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
 import { registerInlineEdits, sendList } from '../common/crud.js';
-import { containsText } from '../../core/db/fragments.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
-import type { Library } from '../context.js';
 import { seriesRecord, type SeriesService } from './service.js';
 
 // Series have no description column, so the list takes Slug instead of Description.
 const { Description: _description, ...seriesListFields } = commonListFields;
 export const SeriesListInput = Type.Object({ ...seriesListFields, Slug: Type.Optional(Type.String({ description: 'partial match' })) });
 
-export function registerSeriesRoutes(routes: LibraryRoutes, lib: Library, series: SeriesService): void {
+export function registerSeriesRoutes(routes: LibraryRoutes, series: SeriesService): void {
   routes.add({
     method: 'GET',
     path: '/v1/seriesList',
@@ -21,8 +19,7 @@ export function registerSeriesRoutes(routes: LibraryRoutes, lib: Library, series
     needs: 'read',
     input: SeriesListInput,
     handler: async ({ input, reply }) => {
-      const slug = input.Slug;
-      const { rows, page, perPage } = await series.crud.list(input, slug ? (q) => q.where(containsText(lib.dialect, 'series.slug', slug)) : undefined);
+      const { rows, page, perPage } = await series.named.list(input);
       return sendList(reply, rows.map(seriesRecord), page, perPage);
     },
   });
@@ -34,7 +31,7 @@ export function registerSeriesRoutes(routes: LibraryRoutes, lib: Library, series
     summary: 'One series',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => seriesRecord(await series.crud.require(input.id)),
+    handler: async ({ input }) => seriesRecord(await series.named.require(input.id)),
   });
 
   routes.add({
@@ -76,5 +73,5 @@ export function registerSeriesRoutes(routes: LibraryRoutes, lib: Library, series
     },
   });
 
-  registerInlineEdits(routes, series.crud, { base: '/v1/series', page: '/series', needs: 'editor', tag: 'series', description: false });
+  registerInlineEdits(routes, series.named, { base: '/v1/series', page: '/series', needs: 'editor', tag: 'series', description: false });
 }

@@ -1,6 +1,7 @@
 // Categories, resource categories and note types: one set of rules, three sets of paths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png, upload } from '../../helpers/resources.js';
 
 type Rec = Record<string, unknown> & { ID: number; Name: string; Description: string; SectionConfig: string; MetaSchema: string };
 
@@ -64,10 +65,14 @@ describe.each(kinds)('$name', (k) => {
     expect((await lib.json('POST', k.create, { Name: '' })).status).toBe(400);
   });
 
-  it(k.unique ? 'refuses a duplicate name with 409' : 'allows duplicate names', async () => {
+  it(k.unique ? 'refuses a duplicate name with 409, inline renames included' : 'allows duplicate names', async () => {
     await create({ Name: `${prefix}-dupe` });
     const again = await lib.json<Rec>('POST', k.create, { Name: `${prefix}-dupe` });
     expect(again.status).toBe(k.unique ? 409 : 200);
+    const other = await create({ Name: `${prefix}-dupe-other` });
+    const renamed = await lib.json<{ error: string }>('POST', `${k.inline}/editName?id=${other.ID}`, { Name: `${prefix}-dupe` });
+    expect(renamed.status).toBe(k.unique ? 409 : 200);
+    if (k.unique) expect(renamed.body.error).toBe(`a ${k.name} named "${prefix}-dupe" already exists`);
   });
 
   it('lists with filters, paging headers and SortBy', async () => {
@@ -123,22 +128,18 @@ describe.each(kinds)('$name', (k) => {
 });
 
 describe('carrier deletion semantics', () => {
-  const now = () => new Date().toISOString();
-
   it('never deletes the Default resource category and moves resources back to it', async () => {
     const def = (await lib.json<Rec[]>('GET', '/v1/resourceCategories?Name=Default')).body.find((r) => r.Name === 'Default')!;
     const refused = await lib.json<{ error: string }>('POST', `/v1/resourceCategory/delete?Id=${def.ID}`);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('cannot delete the default resource category');
     const photos = (await lib.json<Rec>('POST', '/v1/resourceCategory', { Name: 'Photos' })).body;
-    const r = await lib.lib.db
-      .insertInto('resources')
-      .values({ created_at: now(), updated_at: now(), name: 'pic', resource_category_id: photos.ID, meta: '{}', own_meta: '{}' } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const up = await upload(lib, [{ name: 'pic.png', data: await png(16, 16, 1), type: 'image/png' }], { ResourceCategoryId: photos.ID });
+    const id = (up.body as { ID: number }[])[0].ID;
+    const categoryOf = async () => (await lib.json<{ resourceCategoryId: number }>('GET', `/v1/resource?id=${id}`)).body.resourceCategoryId;
+    expect(await categoryOf()).toBe(photos.ID);
     await lib.json('POST', `/v1/resourceCategory/delete?Id=${photos.ID}`);
-    const after = await lib.lib.db.selectFrom('resources').select('resource_category_id').where('id', '=', r.id).executeTakeFirstOrThrow();
-    expect(after.resource_category_id).toBe(def.ID);
+    expect(await categoryOf()).toBe(def.ID);
   });
 
   it('deleting a category clears its groups and removes its relation types with their relations', async () => {
@@ -146,22 +147,26 @@ describe('carrier deletion semantics', () => {
     const b = (await lib.json<Rec>('POST', '/v1/category', { Name: 'Survivor' })).body;
     const g1 = (await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'g-doomed', CategoryId: a.ID })).body;
     const g2 = (await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'g-survivor', CategoryId: b.ID })).body;
-    const db = lib.lib.db;
-    const rt = await db.insertInto('group_relation_types').values({ created_at: now(), updated_at: now(), name: 'r', description: '', from_category_id: a.ID, to_category_id: b.ID } as never).returning('id').executeTakeFirstOrThrow();
-    const back = await db.insertInto('group_relation_types').values({ created_at: now(), updated_at: now(), name: 'back', description: '', from_category_id: b.ID, to_category_id: b.ID, back_relation_id: rt.id } as never).returning('id').executeTakeFirstOrThrow();
-    await db.insertInto('group_relations').values({ created_at: now(), updated_at: now(), name: '', description: '', from_group_id: g1.ID, to_group_id: g2.ID, relation_type_id: rt.id } as never).execute();
+    const rt = (await lib.json<{ ID: number; BackRelationId: number }>('POST', '/v1/relationType', { Name: 'r', ReverseName: 'back', FromCategory: a.ID, ToCategory: b.ID })).body;
+    const kept = (await lib.json<{ ID: number }>('POST', '/v1/relationType', { Name: 'peer', FromCategory: b.ID, ToCategory: b.ID })).body;
+    expect((await lib.json('POST', '/v1/relation', { FromGroupId: g1.ID, ToGroupId: g2.ID, GroupRelationTypeId: rt.ID })).status).toBe(200);
+    type Read = { CategoryId: number | null; Relationships: unknown[]; BackRelations: unknown[] };
+    const read = async () => (await lib.json<Read>('GET', `/v1/group?id=${g1.ID}`)).body;
+    expect(await read()).toMatchObject({ Relationships: [{ GroupRelationTypeId: rt.ID }], BackRelations: [{ GroupRelationTypeId: rt.BackRelationId }] });
+
     expect((await lib.json('POST', `/v1/category/delete?Id=${a.ID}`)).body).toEqual({ id: a.ID });
-    expect((await db.selectFrom('groups').select('category_id').where('id', '=', g1.ID).executeTakeFirstOrThrow()).category_id).toBeNull();
-    expect(await db.selectFrom('group_relation_types').select('id').where('id', '=', rt.id).execute()).toEqual([]);
-    expect(await db.selectFrom('group_relations').select('id').where('relation_type_id', '=', rt.id).execute()).toEqual([]);
-    expect((await db.selectFrom('group_relation_types').select('back_relation_id').where('id', '=', back.id).executeTakeFirstOrThrow()).back_relation_id).toBeNull();
+    expect(await read()).toMatchObject({ CategoryId: null, Relationships: [], BackRelations: [] });
+    expect((await lib.json('GET', `/v1/relationType?id=${rt.ID}`)).status).toBe(404);
+    expect((await lib.json('GET', `/v1/relationType?id=${rt.BackRelationId}`)).status).toBe(404);
+    expect((await lib.json('GET', `/v1/relationType?id=${kept.ID}`)).status).toBe(200);
   });
 
   it('deleting a note type leaves its notes without a type', async () => {
     const t = (await lib.json<Rec>('POST', '/v1/note/noteType', { Name: 'Journal' })).body;
-    const n = await lib.lib.db.insertInto('notes').values({ created_at: now(), updated_at: now(), name: 'entry', meta: '{}', note_type_id: t.ID } as never).returning('id').executeTakeFirstOrThrow();
+    const n = (await lib.json<{ ID: number; NoteTypeId: number | null }>('POST', '/v1/note', { Name: 'entry', NoteTypeId: t.ID })).body;
+    expect(n.NoteTypeId).toBe(t.ID);
     await lib.json('POST', `/v1/note/noteType/delete?Id=${t.ID}`);
-    expect((await lib.lib.db.selectFrom('notes').select('note_type_id').where('id', '=', n.id).executeTakeFirstOrThrow()).note_type_id).toBeNull();
+    expect((await lib.json<{ NoteTypeId: number | null }>('GET', `/v1/note?id=${n.ID}`)).body.NoteTypeId).toBeNull();
   });
 
   it('requires ID on the note type edit route', async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopedUser } from '../../helpers/fixtures.js';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png, upload } from '../../helpers/resources.js';
 
 type Group = {
   ID: number;
@@ -23,9 +25,9 @@ let person: number;
 let location: number;
 beforeAll(async () => {
   lib = await startTestLibrary();
-  const cats = await lib.lib.db.selectFrom('categories').select(['id', 'name']).execute();
-  person = cats.find((c) => c.name === 'Person')!.id;
-  location = cats.find((c) => c.name === 'Location')!.id;
+  const cats = (await lib.json<{ ID: number; Name: string }[]>('GET', '/v1/categories')).body;
+  person = cats.find((c) => c.Name === 'Person')!.ID;
+  location = cats.find((c) => c.Name === 'Location')!.ID;
 });
 afterAll(async () => lib?.close());
 
@@ -45,7 +47,10 @@ async function names(query: string): Promise<string[]> {
   return r.body.map((g) => g.Name).sort();
 }
 
-const now = () => new Date().toISOString();
+/** The id of a seeded relation type. */
+async function relationType(name: string): Promise<number> {
+  return (await lib.json<{ ID: number; Name: string }[]>('GET', `/v1/relationTypes?Name=${encodeURIComponent(name)}`)).body.find((t) => t.Name === name)!.ID;
+}
 
 describe('groups: create, read, update', () => {
   it('creates with every field and reads it back with its associations', async () => {
@@ -83,11 +88,7 @@ describe('groups: create, read, update', () => {
   });
 
   it('validates meta against the category MetaSchema on write', async () => {
-    const cat = await lib.lib.db
-      .insertInto('categories')
-      .values({ created_at: now(), updated_at: now(), name: 'Strict', meta_schema: '{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}', section_config: '{}' } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const cat = { id: (await lib.json<{ ID: number }>('POST', '/v1/category', { Name: 'Strict', MetaSchema: '{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}' })).body.ID };
     const bad = await lib.json<{ error: string; errors: { path: string }[] }>('POST', '/v1/group', { Name: 'strict-bad', CategoryId: cat.id, Meta: '{"n":"x"}' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('meta does not match the schema of category "Strict"');
@@ -144,9 +145,7 @@ describe('groups: hierarchy', () => {
 
   it('pages tree children with child counts, default 50 and at most 100', async () => {
     const parent = await group({ Name: 'many-children', CategoryId: location });
-    for (let i = 0; i < 105; i++) {
-      await lib.lib.db.insertInto('groups').values({ created_at: now(), updated_at: now(), name: `child-${String(i).padStart(3, '0')}`, meta: '{}', owner_id: parent.ID } as never).execute();
-    }
+    for (let i = 0; i < 105; i++) await group({ Name: `child-${String(i).padStart(3, '0')}`, OwnerId: parent.ID });
     type Child = { id: number; name: string; categoryName: string | null; childCount: number; ownerId: number | null };
     const def = await lib.json<Child[]>('GET', `/v1/group/tree/children?parentId=${parent.ID}`);
     expect(def.body).toHaveLength(50);
@@ -208,19 +207,17 @@ describe('groups: list filters', () => {
     expect(await names(`OwnerId=${parent.ID}`)).toEqual(['f-alpha']);
     expect(await names('Name=f-&UpdatedAfter=2999-01-01')).toEqual([]);
     expect(await names('Name=f-&CreatedAfter=2000-01-01&UpdatedBefore=2999-01-01')).toHaveLength(4);
-    const address = await lib.lib.db.selectFrom('group_relation_types').select('id').where('name', '=', 'Address').executeTakeFirstOrThrow();
-    expect(await names(`Name=f-&RelationTypeId=${address.id}`)).toEqual(['f-alpha']);
-    expect(await names(`Name=f-&RelationTypeId=${address.id}&RelationSide=1`)).toEqual(['f-beta']);
+    const address = await relationType('Address');
+    expect(await names(`Name=f-&RelationTypeId=${address}`)).toEqual(['f-alpha']);
+    expect(await names(`Name=f-&RelationTypeId=${address}&RelationSide=1`)).toEqual(['f-beta']);
   });
 
   it('filters by related and owned notes and resources', async () => {
-    const n = await lib.lib.db.insertInto('notes').values({ created_at: now(), updated_at: now(), name: 'n', meta: '{}', owner_id: b.ID } as never).returning('id').executeTakeFirstOrThrow();
-    await lib.lib.db.insertInto('groups_related_notes').values({ group_id: a.ID, note_id: n.id }).execute();
-    expect(await names(`Notes=${n.id}`)).toEqual(['f-alpha', 'f-beta']);
-    const rc = await lib.lib.db.selectFrom('resource_categories').select('id').executeTakeFirstOrThrow();
-    const r = await lib.lib.db.insertInto('resources').values({ created_at: now(), updated_at: now(), name: 'r', resource_category_id: rc.id, meta: '{}', own_meta: '{}' } as never).returning('id').executeTakeFirstOrThrow();
-    await lib.lib.db.insertInto('groups_related_resources').values({ group_id: c.ID, resource_id: r.id }).execute();
-    expect(await names(`Resources=${r.id}`)).toEqual(['f-gamma']);
+    const n = (await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'n', OwnerId: b.ID, Groups: [a.ID] })).body.ID;
+    expect(await names(`Notes=${n}`)).toEqual(['f-alpha', 'f-beta']);
+    const up = await upload(lib, [{ name: 'r.png', data: await png(16, 16, 2), type: 'image/png' }], { Groups: [c.ID] });
+    const r = (up.body as { ID: number }[])[0].ID;
+    expect(await names(`Resources=${r}`)).toEqual(['f-gamma']);
   });
 
   it('applies MetaQuery with every operator, typing and same-key OR', async () => {
@@ -283,15 +280,11 @@ describe('groups: list filters', () => {
 describe('groups: single read truncation', () => {
   it('truncates owned and related resources to 5 and other collections to 50', async () => {
     const g = await group({ Name: 'big' });
-    const rc = await lib.lib.db.selectFrom('resource_categories').select('id').executeTakeFirstOrThrow();
-    const db = lib.lib.db;
-    for (let i = 0; i < 7; i++) {
-      const r = await db.insertInto('resources').values({ created_at: now(), updated_at: now(), name: `r${i}`, resource_category_id: rc.id, meta: '{}', own_meta: '{}', owner_id: g.ID } as never).returning('id').executeTakeFirstOrThrow();
-      await db.insertInto('groups_related_resources').values({ group_id: g.ID, resource_id: r.id }).execute();
-    }
+    const files = await Promise.all([0, 1, 2, 3, 4, 5, 6].map(async (i) => ({ name: `r${i}.png`, data: await png(16, 16, 10 + i), type: 'image/png' })));
+    expect((await upload(lib, files, { OwnerId: g.ID, Groups: [g.ID] })).status).toBe(200);
     for (let i = 0; i < 55; i++) {
-      await db.insertInto('notes').values({ created_at: now(), updated_at: now(), name: `n${i}`, meta: '{}', owner_id: g.ID } as never).execute();
-      await db.insertInto('groups').values({ created_at: now(), updated_at: now(), name: `sub${i}`, meta: '{}', owner_id: g.ID } as never).execute();
+      expect((await lib.json('POST', '/v1/note', { Name: `n${i}`, OwnerId: g.ID })).status).toBe(200);
+      await group({ Name: `sub${i}`, OwnerId: g.ID });
     }
     const r = await lib.json<Group & { RelatedResources: unknown[] }>('GET', `/v1/group?id=${g.ID}`);
     expect(r.body.OwnResources).toHaveLength(5);
@@ -307,10 +300,9 @@ describe('groups: clone, merge, bulk, delete', () => {
     const loc = await group({ Name: 'Home', CategoryId: location });
     const p = await group({ Name: 'Bob', CategoryId: person, Tags: [t], Groups: [loc.ID], Meta: '{"k":1}', URL: 'https://bob.example/' });
     const other = await group({ Name: 'Carol', CategoryId: person });
-    const address = await lib.lib.db.selectFrom('group_relation_types').select('id').where('name', '=', 'Address').executeTakeFirstOrThrow();
-    const db = lib.lib.db;
-    await db.insertInto('group_relations').values({ created_at: now(), updated_at: now(), name: 'lives', description: '', from_group_id: p.ID, to_group_id: loc.ID, relation_type_id: address.id } as never).execute();
-    await db.insertInto('group_relations').values({ created_at: now(), updated_at: now(), name: 'visits', description: '', from_group_id: other.ID, to_group_id: p.ID, relation_type_id: address.id } as never).execute();
+    const knows = (await lib.json<{ ID: number }>('POST', '/v1/relationType', { Name: 'knows', FromCategory: person, ToCategory: person })).body.ID;
+    expect((await lib.json('POST', '/v1/relation', { FromGroupId: p.ID, ToGroupId: loc.ID, GroupRelationTypeId: await relationType('Address'), Name: 'lives' })).status).toBe(200);
+    expect((await lib.json('POST', '/v1/relation', { FromGroupId: other.ID, ToGroupId: p.ID, GroupRelationTypeId: knows, Name: 'visits' })).status).toBe(200);
 
     const r = await lib.json<Group>('POST', '/v1/group/clone', { ID: p.ID });
     expect(r.status).toBe(200);
@@ -319,10 +311,9 @@ describe('groups: clone, merge, bulk, delete', () => {
     expect(clone).toMatchObject({ Name: 'Bob', CategoryId: person, Meta: { k: 1 }, URL: 'https://bob.example/' });
     expect(clone.Tags.map((x) => x.Name)).toEqual(['clone-tag']);
     expect(clone.RelatedGroups!.map((x) => x.Name)).toEqual(['Home']);
-    const out = await db.selectFrom('group_relations').select(['name', 'to_group_id']).where('from_group_id', '=', clone.ID).execute();
-    expect(out).toEqual([{ name: 'lives', to_group_id: loc.ID }]);
-    const inc = await db.selectFrom('group_relations').select(['name', 'from_group_id']).where('to_group_id', '=', clone.ID).execute();
-    expect(inc).toEqual([{ name: 'visits', from_group_id: other.ID }]);
+    const relations = (await lib.json<{ Relationships: { Name: string; ToGroupId: number }[]; BackRelations: { Name: string; FromGroupId: number }[] }>('GET', `/v1/group?id=${clone.ID}`)).body;
+    expect(relations.Relationships.map((x) => ({ name: x.Name, to: x.ToGroupId }))).toEqual([{ name: 'lives', to: loc.ID }]);
+    expect(relations.BackRelations.map((x) => ({ name: x.Name, from: x.FromGroupId }))).toEqual([{ name: 'visits', from: other.ID }]);
     expect((await lib.json('POST', '/v1/group/clone', { ID: 99999 })).status).toBe(404);
   });
 
@@ -372,7 +363,7 @@ describe('groups: clone, merge, bulk, delete', () => {
     expect((await lib.json<Group>('GET', `/v1/group?id=${kid.ID}`)).body.OwnerId).toBeNull();
 
     const scoped = await group({ Name: 'scope-group' });
-    await lib.lib.db.insertInto('users').values({ created_at: now(), updated_at: now(), username: 'scoped', role: 'user', scope_group_id: scoped.ID } as never).execute();
+    await scopedUser(lib, 'scoped', scoped.ID);
     const refused = await lib.json<{ error: string }>('POST', `/v1/group/delete?Id=${scoped.ID}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe("group is assigned as a user scope; reassign or clear that user's scope first");

@@ -41,9 +41,8 @@ describe('groups mass edit', () => {
   it('links related groups, notes and resources, never a group to itself', async () => {
     const a = await group({ Name: 'me-rel-a' });
     const b = await group({ Name: 'me-rel-b' });
-    const now = new Date().toISOString();
-    const note = await lib.lib.db.insertInto('notes').values({ created_at: now, updated_at: now, name: 'n', created_by_user_id: null, guid: null, owner_id: null, start_date: null, end_date: null, note_type_id: null, share_token: null, share_created_at: null } as never).returning('id').executeTakeFirstOrThrow();
-    const r = await massEdit({ ID: [a.ID, b.ID], RelatedGroupsOp: 'add', RelatedGroupIds: [a.ID, b.ID], NotesOp: 'add', NoteIds: [note.id] });
+    const note = (await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'n' })).body.ID;
+    const r = await massEdit({ ID: [a.ID, b.ID], RelatedGroupsOp: 'add', RelatedGroupIds: [a.ID, b.ID], NotesOp: 'add', NoteIds: [note] });
     expect(r.body.ops).toEqual([
       { op: 'notes.add', rowsAffected: 2 },
       { op: 'relatedGroups.add', rowsAffected: 2 },
@@ -145,7 +144,7 @@ describe('groups mass edit', () => {
 });
 
 describe('resources through the shared engine', () => {
-  type Res = { ID: number; Meta: Record<string, unknown>; Tags: { ID: number }[]; OwnerId: number | null; Groups: { ID: number }[] | null };
+  type Res = { ID: number; Meta: Record<string, unknown>; ownMeta: Record<string, unknown>; Tags: { ID: number }[]; OwnerId: number | null; Groups: { ID: number }[] | null };
   let seed = 500;
   const res = async (fields: Record<string, string | number> = {}) => {
     const r = await upload(lib, [{ name: `me-${seed}.png`, data: await png(32, 24, seed++) }], fields);
@@ -163,8 +162,7 @@ describe('resources through the shared engine', () => {
     const removed = await lib.json<Result>('POST', '/v1/resources/massEdit', { ID: [b.ID], MetaOp: 'removeKeys', MetaKeys: ['kind'] });
     expect(removed.body.ops).toEqual([{ op: 'meta.removeKeys', rowsAffected: 1 }]);
     expect((await readRes(b.ID)).Meta).toEqual({ shared: 1, page: { number: 3 } });
-    const own = await lib.lib.db.selectFrom('resources').select('own_meta').where('id', '=', b.ID).executeTakeFirstOrThrow();
-    expect(JSON.parse(own.own_meta)).toMatchObject({ kind: null });
+    expect((await readRes(b.ID)).ownMeta).toMatchObject({ kind: null });
     expect((await readRes(a.ID)).Meta).toEqual({ shared: 1, kind: 'scan' });
   });
 

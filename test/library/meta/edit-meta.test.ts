@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corruptMeta } from '../../helpers/fixtures.js';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 
 type Meta = Record<string, unknown>;
@@ -47,7 +48,7 @@ describe('group editMeta', () => {
     for (const [path, body] of cases) expect((await lib.json('POST', path, body)).status, JSON.stringify(body)).toBe(400);
     expect(await metaOf(id)).toEqual({ keep: 1 });
     const corrupt = await groupWith({});
-    await lib.lib.db.updateTable('groups').set({ meta: '[1,2]' }).where('id', '=', corrupt).execute();
+    await corruptMeta(lib, 'groups', corrupt, '[1,2]');
     expect((await lib.json('POST', `/v1/group/editMeta?id=${corrupt}`, { path: 'a', value: '1' })).status).toBe(400);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png, upload } from '../../helpers/resources.js';
 
 type Series = { ID: number; Name: string; Slug: string; Meta: Record<string, unknown>; CreatedAt: string };
 
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => lib?.close());
 
-const now = () => new Date().toISOString();
+type Member = { Meta: Record<string, unknown>; ownMeta: Record<string, unknown>; seriesId: number | null };
 
 describe('series', () => {
   it('creates with a slug defaulting to the trimmed name, and refuses duplicate slugs', async () => {
@@ -32,23 +33,25 @@ describe('series', () => {
 
   it('updates name and shared meta, and members inherit it unless they override', async () => {
     const s = (await lib.json<Series>('POST', '/v1/series/create', { Name: 'Inherit' })).body;
-    const rc = await lib.lib.db.selectFrom('resource_categories').select('id').executeTakeFirstOrThrow();
-    const r = await lib.lib.db
-      .insertInto('resources')
-      .values({ created_at: now(), updated_at: now(), name: 'member', resource_category_id: rc.id, meta: '{}', own_meta: '{"own":1,"hidden":null}', series_id: s.ID } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    await lib.json('POST', '/v1/series', { ID: s.ID, Meta: '{"base":"b"}' });
+    const up = await upload(lib, [{ name: 'member.png', data: await png(16, 16, 3), type: 'image/png' }], { SeriesId: s.ID, Meta: '{"own":1}' });
+    expect(up.status).toBe(200);
+    const id = (up.body as { ID: number }[])[0].ID;
+    // An explicit null override: the member drops "hidden" whatever the series says.
+    expect((await lib.json('POST', `/v1/resource/editMeta?id=${id}`, { path: 'hidden', value: null })).status).toBe(200);
+    const member = async () => (await lib.json<Member>('GET', `/v1/resource?id=${id}`)).body;
+    expect((await member()).ownMeta).toEqual({ own: 1, hidden: null });
+
     const upd = await lib.json<Series>('POST', '/v1/series', { ID: s.ID, Meta: '{"artist":"A","hidden":"x"}' });
     expect(upd.body).toMatchObject({ Name: 'Inherit', Meta: { artist: 'A', hidden: 'x' } });
-    const meta = await lib.lib.db.selectFrom('resources').select('meta').where('id', '=', r.id).executeTakeFirstOrThrow();
-    expect(JSON.parse(meta.meta)).toEqual({ artist: 'A', own: 1 });
+    expect((await member()).Meta).toEqual({ artist: 'A', own: 1 });
     expect((await lib.json('POST', '/v1/series', { ID: s.ID, Meta: '[]' })).status).toBe(400);
     expect((await lib.json('POST', '/v1/series', { Name: 'no id' })).status).toBe(400);
 
     expect((await lib.json('POST', `/v1/series/delete?Id=${s.ID}`)).body).toEqual({ id: s.ID });
-    const after = await lib.lib.db.selectFrom('resources').select(['meta', 'own_meta', 'series_id']).where('id', '=', r.id).executeTakeFirstOrThrow();
-    expect(after).toMatchObject({ series_id: null, own_meta: '{}' });
-    expect(JSON.parse(after.meta)).toEqual({ artist: 'A', own: 1 });
+    const after = await member();
+    expect(after).toMatchObject({ seriesId: null, ownMeta: {} });
+    expect(after.Meta).toEqual({ artist: 'A', own: 1 });
   });
 
   it('renames inline and redirects browsers after writes', async () => {

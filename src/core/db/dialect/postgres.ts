@@ -120,6 +120,10 @@ export const postgresDialect: Dialect = {
   int64: (value) => BigInt.asIntN(64, value).toString(),
   label: 'POSTGRES',
   singleFile: false,
+  jsonObjectKeys: (exprs, alias) => ({ from: `jsonb_object_keys(CASE WHEN ${exprs.rawType} = 'object' THEN ${exprs.node} ELSE '{}'::jsonb END) ${alias}`, key: alias }),
+
+  columnCatalog: `SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
 };
 
 /** A glob (`*`, `?`, `[…]`) as an anchored POSIX regex with the same meaning. */

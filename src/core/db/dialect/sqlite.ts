@@ -11,9 +11,9 @@ const TYPE_NAMES: Record<JsonType, string[]> = {
   array: ['array'],
 };
 
-/** '$.a.b' written into the text when every segment is plain, else a bound quoted path. */
+/** '$.a.b' ('$' for the whole document) written into the text when every segment is plain, else a bound quoted path. */
 function pathText(b: Binder, path: readonly string[]): string {
-  if (path.every((s) => SAFE_SEGMENT.test(s))) return `'$.${path.join('.')}'`;
+  if (path.every((s) => SAFE_SEGMENT.test(s))) return `'$${path.map((s) => `.${s}`).join('')}'`;
   return b.p('$' + path.map((s) => `."${s.replace(/"/g, '\\"')}"`).join(''));
 }
 
@@ -120,4 +120,9 @@ export const sqliteDialect: Dialect = {
   int64: (value) => BigInt.asIntN(64, value),
   label: 'SQLITE',
   singleFile: true,
+  jsonObjectKeys: (exprs, alias) => ({ from: `json_each(CASE WHEN ${exprs.rawType} = 'object' THEN ${exprs.node} END) ${alias}`, key: `${alias}.key` }),
+
+  columnCatalog: `SELECT m.name AS table_name, p.name AS column_name
+    FROM sqlite_master m JOIN pragma_table_info(m.name) p
+    WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid`,
 };

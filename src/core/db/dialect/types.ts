@@ -180,6 +180,17 @@ export interface Dialect {
   readonly label: 'SQLITE' | 'POSTGRES';
   /** The database is one local file (with its WAL) that this process opens over one connection. */
   readonly singleFile: boolean;
+
+  /**
+   * The keys of the JSON object at `exprs` (a jsonPath; the empty path is the whole document)
+   * as a FROM item named `alias`, with the expression of one key. No rows when the node is
+   * absent or not an object.
+   */
+  jsonObjectKeys(exprs: JsonPathExprs, alias: string): { from: string; key: string };
+
+  // ---- catalog
+  /** A statement listing `table_name, column_name` of every table and view, columns in declared order. */
+  readonly columnCatalog: string;
 }
 
 /** Path segments that may be written into SQL text (MRQL re-checks them, mrql.md §21.1). */

@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { postgresDialect } from './dialect/postgres.js';
+import { sqliteDialect } from './dialect/sqlite.js';
 import { paramValue, positionalParams } from './readonly.js';
 
 describe('saved query placeholders', () => {
   it('turns :name into positional parameters for each engine', () => {
-    expect(positionalParams('SELECT * FROM t WHERE a = :a AND b = :b_2 OR a = :a', 'sqlite')).toEqual({
+    expect(positionalParams('SELECT * FROM t WHERE a = :a AND b = :b_2 OR a = :a', sqliteDialect.placeholder)).toEqual({
       text: 'SELECT * FROM t WHERE a = ? AND b = ? OR a = ?',
       names: ['a', 'b_2', 'a'],
     });
-    expect(positionalParams('SELECT :x, :y', 'postgres')).toEqual({ text: 'SELECT $1, $2', names: ['x', 'y'] });
+    expect(positionalParams('SELECT :x, :y', postgresDialect.placeholder)).toEqual({ text: 'SELECT $1, $2', names: ['x', 'y'] });
   });
 
   it('leaves casts, strings, quoted identifiers and comments alone', () => {
     const sql = `SELECT id::text, ':no', "a:b" FROM t -- :comment\nWHERE x = :yes /* :block */`;
-    expect(positionalParams(sql, 'postgres')).toEqual({ text: `SELECT id::text, ':no', "a:b" FROM t -- :comment\nWHERE x = $1 /* :block */`, names: ['yes'] });
-    expect(positionalParams("SELECT ':' || :a", 'sqlite').names).toEqual(['a']);
-    expect(positionalParams('SELECT 1:', 'sqlite')).toEqual({ text: 'SELECT 1:', names: [] });
+    expect(positionalParams(sql, postgresDialect.placeholder)).toEqual({ text: `SELECT id::text, ':no', "a:b" FROM t -- :comment\nWHERE x = $1 /* :block */`, names: ['yes'] });
+    expect(positionalParams("SELECT ':' || :a", sqliteDialect.placeholder).names).toEqual(['a']);
+    expect(positionalParams('SELECT 1:', sqliteDialect.placeholder)).toEqual({ text: 'SELECT 1:', names: [] });
   });
 
   it('parses parameter text as JSON when it can', () => {

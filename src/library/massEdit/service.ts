@@ -1,0 +1,176 @@
+// Content edits over resources, notes and groups. A mass-edit plan runs in one transaction:
+// resolve the selection (explicit ids, or a list filter recounted against ExpectedCount), then
+// the link ops, the meta op and, last, the owner op; any failure rolls the whole edit back.
+// Edit-meta sets one dot path the same way: checked against the carrier's MetaSchema, stored
+// the entity's way. Work is done in chunks of ids so every statement stays within the engines'
+// parameter limits.
+import type { Tx } from '../../core/db/repository.js';
+import { nowIso } from '../../core/db/values.js';
+import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import type { Actor } from '../auth/principal.js';
+import { withChange } from '../common/changes.js';
+import type { ContentKind, LinkSpec } from '../common/content.js';
+import type { NamedDeps } from '../common/named.js';
+import { checkMeta } from '../meta/schema.js';
+import { parseMetaPath, setMetaPath, storedMeta, type MetaObject } from '../meta/paths.js';
+import type { Database } from '../schema/database.js';
+import type { ContentRepository, LinkPair } from './repository.js';
+import { opNames, type LinkOp, type MassEditPlan, type MetaOp, type OwnerOp } from './plan.js';
+
+const CHUNK = 500;
+
+export interface MassEditResult {
+  entity: string;
+  matched: number;
+  affected: number;
+  ops: { op: string; rowsAffected: number }[];
+  dryRun: boolean;
+}
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function applyMeta(op: MetaOp, meta: MetaObject): { next: MetaObject; nulls: string[] } {
+  if (op.verb === 'replace') return { next: { ...op.object }, nulls: [] };
+  if (op.verb === 'merge') return { next: { ...meta, ...op.object }, nulls: Object.keys(op.object).filter((k) => op.object[k] === null) };
+  const next = { ...meta };
+  for (const k of op.keys) delete next[k];
+  return { next, nulls: op.keys };
+}
+
+export class ContentEdits {
+  constructor(
+    private readonly repo: ContentRepository,
+    private readonly deps: NamedDeps,
+  ) {}
+
+  /** Every id must exist in `table` (404 naming the first that does not). */
+  private async requireIds(content: ContentRepository, table: Parameters<ContentRepository['existingIds']>[0], ids: number[], label: string): Promise<void> {
+    for (const part of chunks(ids)) {
+      const have = new Set(await content.existingIds(table, part));
+      const missing = part.find((i) => !have.has(i));
+      if (missing !== undefined) throw notFound(`${label} ${missing} not found`);
+    }
+  }
+
+  private async resolveSelection(tx: Tx<Database>, kind: ContentKind, plan: MassEditPlan, ceiling: number): Promise<number[]> {
+    const s = plan.selection;
+    if (s.target === 'ids') {
+      await this.requireIds(this.repo.in(tx), kind.table, s.ids, kind.entity);
+      return s.ids;
+    }
+    const ids = await kind.filterIds(tx, s.query, ceiling + 1);
+    if (ids.length > ceiling) throw badRequest(`the filter matches more than ${ceiling} ${kind.plural}; narrow it down`);
+    if (ids.length !== s.expected) throw conflict(`the filter now matches ${ids.length} ${kind.plural}, not the expected ${s.expected}`);
+    return ids;
+  }
+
+  /** Checks `meta` against the entity's carrier and stores it the kind's way. */
+  private async storeMeta(tx: Tx<Database>, kind: ContentKind, id: number, carrierId: number | null, meta: MetaObject, nullOverrides: string[]): Promise<void> {
+    const content = this.repo.in(tx);
+    if (carrierId !== null) {
+      const carrier = await content.carrierSchema(kind.carrier, carrierId);
+      if (carrier) checkMeta(carrier.meta_schema, meta, kind.carrier.label, carrier.name);
+    }
+    if (kind.writeMeta) await kind.writeMeta(tx, id, meta, nullOverrides);
+    else await content.writeMeta(kind.table, id, JSON.stringify(meta));
+  }
+
+  /** Adds, removes or replaces link rows; returns rows changed and records the entities touched. */
+  private async runLink(content: ContentRepository, spec: LinkSpec, op: LinkOp, selection: number[], touched: Set<number>): Promise<number> {
+    const selfLinks = spec.target === 'groups' && spec.table === 'group_related_groups';
+    let rows = 0;
+    for (const part of chunks(selection)) {
+      const existing = await content.links(spec, part);
+      const have = new Set(existing.map((r) => `${r.s}:${r.o}`));
+      const wanted = new Set(op.ids);
+      const toDelete = existing.filter((r) => (op.verb === 'remove' ? wanted.has(r.o) : op.verb === 'replace' ? !wanted.has(r.o) : false));
+      const toInsert: LinkPair[] =
+        op.verb === 'remove' ? [] : part.flatMap((s) => op.ids.filter((o) => !(selfLinks && o === s) && !have.has(`${s}:${o}`)).map((o) => ({ s, o })));
+      for (const del of chunks(toDelete)) await content.unlink(spec, del);
+      for (const ins of chunks(toInsert)) await content.link(spec, ins);
+      for (const r of [...toDelete, ...toInsert]) touched.add(r.s);
+      rows += toDelete.length + toInsert.length;
+    }
+    return rows;
+  }
+
+  private async runMeta(tx: Tx<Database>, kind: ContentKind, op: MetaOp, selection: number[], touched: Set<number>): Promise<number> {
+    let rows = 0;
+    for (const part of chunks(selection)) {
+      for (const row of await this.repo.in(tx).metaRows(kind.table, kind.carrier, part)) {
+        const meta = storedMeta(row.meta);
+        const { next, nulls } = applyMeta(op, meta);
+        // A removed key that was never there changes nothing, except for inherited meta.
+        if (JSON.stringify(next) === JSON.stringify(meta) && (nulls.length === 0 || !kind.writeMeta)) continue;
+        await this.storeMeta(tx, kind, row.id, row.carrier_id, next, nulls);
+        touched.add(row.id);
+        rows++;
+      }
+    }
+    return rows;
+  }
+
+  private async runOwner(tx: Tx<Database>, kind: ContentKind, op: OwnerOp, selection: number[], touched: Set<number>): Promise<number> {
+    const content = this.repo.in(tx);
+    if (op.ownerId !== null && (await content.existingIds('groups', [op.ownerId])).length === 0) throw notFound(`owner group ${op.ownerId} not found`);
+    if (kind.checkOwner) await kind.checkOwner(tx, selection, op.ownerId);
+    let rows = 0;
+    for (const part of chunks(selection)) {
+      const changed = await content.ownerDiffers(kind.table, part, op.ownerId);
+      if (changed.length === 0) continue;
+      await content.setOwner(kind.table, changed, op.ownerId);
+      for (const id of changed) touched.add(id);
+      rows += changed.length;
+    }
+    return rows;
+  }
+
+  async massEdit(kind: ContentKind, actor: Actor, plan: MassEditPlan, ceiling: number): Promise<MassEditResult> {
+    const names = opNames(plan);
+    if (plan.dryRun) {
+      const matched = await this.deps.transactor.run((tx) => this.resolveSelection(tx, kind, plan, ceiling));
+      return { entity: kind.entity, matched: matched.length, affected: 0, ops: names.map((op) => ({ op, rowsAffected: 0 })), dryRun: true };
+    }
+    return withChange(this.deps.bus, actor, 'update', kind.entity, async () => {
+      const result = await this.deps.transactor.run(async (tx) => {
+        const content = this.repo.in(tx);
+        const selection = await this.resolveSelection(tx, kind, plan, ceiling);
+        const touched = new Set<number>();
+        const counts: number[] = [];
+        for (const op of plan.links) {
+          const spec = kind.links[op.link]!;
+          await this.requireIds(content, spec.target, op.ids, spec.target.replace(/s$/, ''));
+          counts.push(await this.runLink(content, spec, op, selection, touched));
+        }
+        if (plan.meta) counts.push(await this.runMeta(tx, kind, plan.meta, selection, touched));
+        if (plan.owner) counts.push(await this.runOwner(tx, kind, plan.owner, selection, touched));
+        const now = nowIso();
+        for (const part of chunks([...touched])) await content.touch(kind.table, part, now);
+        return { entity: kind.entity, matched: selection.length, affected: touched.size, ops: names.map((op, i) => ({ op, rowsAffected: counts[i] })), dryRun: false };
+      });
+      const summary = result.ops.map((o) => `${o.op} (${o.rowsAffected})`).join(', ') || 'no ops';
+      return { message: `Mass edit of ${result.matched} ${kind.plural}: ${summary}`, result };
+    });
+  }
+
+  /** Sets one dot path of an entity's Meta, keeping every sibling (contract: Edit meta). */
+  async editMeta(kind: ContentKind, actor: Actor, id: number, path: string, value: unknown) {
+    const segments = parseMetaPath(path);
+    return withChange(this.deps.bus, actor, 'update', kind.entity, async () => {
+      const result = await this.deps.transactor.run(async (tx) => {
+        const content = this.repo.in(tx);
+        const [row] = await content.metaRows(kind.table, kind.carrier, [id]);
+        if (!row) throw notFound(`${kind.entity} ${id} not found`);
+        const next = setMetaPath(storedMeta(row.meta), segments, value);
+        await this.storeMeta(tx, kind, id, row.carrier_id, next, value === null && segments.length === 1 ? segments : []);
+        await content.touch(kind.table, [id], nowIso());
+        return { name: row.name, meta: storedMeta(await content.readMeta(kind.table, id)) };
+      });
+      return { id, name: result.name, message: `Set meta ${path}`, result: { ok: true as const, id, meta: result.meta } };
+    });
+  }
+}
