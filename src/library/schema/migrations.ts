@@ -6,6 +6,7 @@ import { resourcesMigration } from './migrations/003-resources.js';
 import { notesMigration } from './migrations/004-notes.js';
 import { searchMigration } from './migrations/005-search.js';
 import { jobsMigration } from './migrations/006-jobs.js';
+import { mrqlPerfMigration } from './migrations/009-mrql-perf.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
   return {
@@ -14,5 +15,6 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '004-notes': notesMigration(d),
     '005-search': searchMigration(d),
     '006-jobs': jobsMigration(d),
+    '009-mrql-perf': mrqlPerfMigration(d),
   };
 }
