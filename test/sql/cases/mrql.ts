@@ -65,6 +65,29 @@ export default [
           await engine.run(statements.bucketItems(p, engine.env(NOW, p), part, 0), { statements: 0, rows: 0 });
         },
       ],
+      [
+        'rows (cross-entity random: probe of drawn ids)',
+        async () => {
+          const p = await engine.prepare('name ~ "a" SCOPE 4 ORDER BY RANDOM() LIMIT 5', {}, { statements: 0, rows: 0 });
+          await engine.run(statements.probe(p, engine.env(NOW, p), { resource: [7, 3], note: [], group: [2] }), { statements: 0, rows: 0 });
+        },
+      ],
+      [
+        'rows (nested queries of a card list: one statement)',
+        async () => {
+          const a = await engine.prepare('type = resource ORDER BY id', { contextScope: 2, limit: 20 }, { statements: 0, rows: 0 });
+          const b = await engine.prepare('type = resource AND meta.rating > 2', { contextScope: 3, limit: 5 }, { statements: 0, rows: 0 });
+          await engine.run(statements.flatBatch([a, b], 'resource', engine.env(NOW)), { statements: 0, rows: 0 });
+        },
+      ],
+      [
+        'rows (one nested query under many scopes)',
+        async () => {
+          const p = await engine.prepare('type = note AND tags = 3 ORDER BY created DESC', { contextScope: 2, limit: 20 }, { statements: 0, rows: 0 });
+          const st = statements.flatScopes(p, [2, 3, 5], 'note', engine.env(NOW, p));
+          if (st) await engine.run(st, { statements: 0, rows: 0 });
+        },
+      ],
       ['rows (hydrate sampled ids)', async () => engine.run(statements.hydrate(engine.dialect, 'note', [3, 1, 2]), { statements: 0, rows: 0 })],
       ['rows (total count)', () => engine.countTotal('tags = "red"', { contextScope: 2 })],
       ['plans (explain with the native plan)', () => engine.explain('type = resource AND meta.rating > 2 ORDER BY created DESC LIMIT 5', {}, true)],
