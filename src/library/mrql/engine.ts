@@ -578,14 +578,18 @@ export class MrqlEngine {
     } else if (p.entity === 'unspecified') {
       strategy = 'cross_entity';
       planned = statements.cross(p, env);
-      if (p.q.orderBy?.[0]?.random) shape.dataDependent = true;
+      if (p.q.orderBy?.[0]?.random) {
+        shape.dataDependent = true;
+        shape.description =
+          'the id ranges, then up to three primary-key probes of ids drawn over them; when too few draws hit, the statements shown (a sample and the population per type) and up to three loads by id';
+      }
     } else {
       strategy = 'flat';
       planned = [statements.flat(p, p.entity, env, p.limit, p.offset, p.entity)];
     }
     shape.plannedStatements = planned.length;
     shape.minimumStatements = planned.length;
-    shape.maximumStatements = strategy === 'bucket_fanout' ? 1 + MAX_BUCKETS_PER_PAGE : strategy === 'cross_entity' && shape.dataDependent ? 6 : planned.length;
+    shape.maximumStatements = strategy === 'bucket_fanout' ? 1 + MAX_BUCKETS_PER_PAGE : strategy === 'cross_entity' && shape.dataDependent ? 1 + DRAWN_SAMPLE_ROUNDS + planned.length + 3 : planned.length;
     const out: Record<string, unknown> = {
       entityType: p.entity,
       queryFingerprint: `mrql-shape-v1:${this.fingerprint(p, strategy)}`,

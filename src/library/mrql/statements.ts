@@ -324,6 +324,13 @@ export function aggregated(p: Prepared, env: Env): { st: Statement; keys: KeySpe
 
 // ------------------------------------------------------------ bucketed
 
+/** Indexed key columns with few distinct values, whose distinct values a skip scan lists. */
+const SKIP_SCAN: Record<Entity, string[]> = {
+  resource: ['e.content_type', 'e.resource_category_id', 'e.owner_id'],
+  note: ['e.note_type_id', 'e.owner_id'],
+  group: ['e.category_id', 'e.owner_id'],
+};
+
 /** The distinct bucket keys, in key order, one more than MAX_KEYS. */
 export function bucketKeys(p: Prepared, env: Env): { st: Statement; keys: KeySpec[] } {
   const entity = p.entity as Entity;
@@ -332,12 +339,22 @@ export function bucketKeys(p: Prepared, env: Env): { st: Statement; keys: KeySpe
   const keys = keySpecs(tx, entity, p.q.groupBy!.fields);
   const select: string[] = [];
   keys.forEach((k, i) => k.exprs.forEach((x, j) => select.push(`${x} AS k${i}_${j}`)));
+  const where = p.q.where ? translateExpr(tx, p.q.where) : null;
+  const sorts = keys.flatMap((k, i) => k.identitySort(k.exprs.map((_, j) => `sub.k${i}_${j}`)));
+  const tail = ` sub ORDER BY ${sorts.join(', ')} LIMIT ${tx.b.p(MAX_KEYS + 1)}`;
+  const col = keys.length === 1 && keys[0].exprs.length === 1 && keys[0].joins.length === 0 ? keys[0].exprs[0] : null;
+  if (env.dialect.planner.skipScanDistinct && col && SKIP_SCAN[entity].includes(col) && !cte && (where === null || where === '1 = 1')) {
+    // One index probe per distinct value (a few), instead of reading every index entry.
+    const t = TABLE[entity];
+    const walk =
+      `WITH RECURSIVE k(v) AS (SELECT MIN(${col}) FROM ${t} e UNION ALL SELECT (SELECT MIN(${col}) FROM ${t} e WHERE ${col} > k.v) FROM k WHERE k.v IS NOT NULL) ` +
+      `SELECT v AS k0_0 FROM k WHERE v IS NOT NULL UNION ALL SELECT NULL WHERE EXISTS (SELECT 1 FROM ${t} e WHERE ${col} IS NULL)`;
+    return { st: tx.b.finish('bucket keys', `SELECT * FROM (${walk})${tail}`), keys };
+  }
   // DISTINCT (not GROUP BY): SQLite answers it with a skip-ahead walk of the key's index.
   const inner =
-    `SELECT DISTINCT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
-    whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
-  const sorts = keys.flatMap((k, i) => k.identitySort(k.exprs.map((_, j) => `sub.k${i}_${j}`)));
-  return { st: tx.b.finish('bucket keys', `${cte}SELECT * FROM (${inner}) sub ORDER BY ${sorts.join(', ')} LIMIT ${tx.b.p(MAX_KEYS + 1)}`), keys };
+    `SELECT DISTINCT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` + whereClause([where, cond]);
+  return { st: tx.b.finish('bucket keys', `${cte}SELECT * FROM (${inner})${tail}`), keys };
 }
 
 /** The items of a run of buckets (rows of the key statement), each tagged with its bucket number from `base`. */

@@ -46,7 +46,7 @@ describe('cross-entity ORDER BY RANDOM() drawn by id (§11)', () => {
   const ALL = ['R1', 'R2', 'R3', 'R4', 'R5', 'N1', 'N2', 'N3', 'G1', 'G2', 'G3', 'G4', 'G5'];
 
   it('is uniform over rows and over pairs of rows, in two statements', async () => {
-    const runs = 2400;
+    const runs = 1500;
     const rows = new Map(ALL.map((l) => [l, 0]));
     const pairs = new Map<string, number>();
     for (let i = 0; i < ALL.length; i++) for (let j = i + 1; j < ALL.length; j++) pairs.set([ALL[i], ALL[j]].sort().join(','), 0);
@@ -67,13 +67,13 @@ describe('cross-entity ORDER BY RANDOM() drawn by id (§11)', () => {
     // read from a random start) fails here: every pair must be as likely as every other.
     const byPair = uniform([...pairs.values()], runs);
     expect(byPair.stat).toBeLessThan(byPair.limit);
-  });
+  }, 180_000);
 
   it('stays uniform over the matches when draws land on gaps and on rows that do not match', async () => {
     // A hole in the note ids, and a predicate only some rows of each type satisfy.
     await api('POST', '/v1/note/delete', { Id: 2 });
     const matching = ['R1', 'R2', 'R3', 'R4', 'G2', 'G4', 'G5']; // names containing "e"
-    const runs = 2100;
+    const runs = 1050;
     const counts = new Map(matching.map((l) => [l, 0]));
     for (let n = 0; n < runs; n++) {
       const got = labels((await engine.execute('name ~ "e" ORDER BY RANDOM() LIMIT 2')) as FlatResult);
@@ -86,7 +86,7 @@ describe('cross-entity ORDER BY RANDOM() drawn by id (§11)', () => {
     }
     const r = uniform([...counts.values()], runs * 2);
     expect(r.stat).toBeLessThan(r.limit);
-  });
+  }, 180_000);
 
   it('returns every match when there are fewer than asked for, and honours OFFSET and SCOPE', async () => {
     const all = labels((await engine.execute('name ~ "e" ORDER BY RANDOM() LIMIT 50')) as FlatResult);
