@@ -1341,6 +1341,61 @@ LIMIT
   $1;
 -- params: [50]
 
+-- MrqlRepository.rows (buckets: key discovery of an unfiltered key)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  *
+FROM
+  (
+    WITH RECURSIVE
+      k (v) AS (
+        SELECT
+          MIN(e.content_type)
+        FROM
+          resources e
+        UNION ALL
+        SELECT
+          (
+            SELECT
+              MIN(e.content_type)
+            FROM
+              resources e
+            WHERE
+              e.content_type > k.v
+          )
+        FROM
+          k
+        WHERE
+          k.v IS NOT NULL
+      )
+    SELECT
+      v AS k0_0
+    FROM
+      k
+    WHERE
+      v IS NOT NULL
+    UNION ALL
+    SELECT
+      NULL
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          resources e
+        WHERE
+          e.content_type IS NULL
+      )
+  ) sub
+ORDER BY
+  lower(sub.k0_0) COLLATE "C" NULLS FIRST
+LIMIT
+  $1;
+-- params: [1001]
+
 -- MrqlRepository.rows (buckets: key discovery)
 SET
   LOCAL statement_timeout = 1000;

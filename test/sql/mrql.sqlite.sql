@@ -1226,6 +1226,24 @@ LIMIT
   ?;
 -- params: [50]
 
+-- MrqlRepository.rows (buckets: key discovery of an unfiltered key)
+SELECT
+  *
+FROM
+  (
+    SELECT DISTINCT
+      e.content_type AS k0_0
+    FROM
+      resources e
+    WHERE
+      1 = 1
+  ) sub
+ORDER BY
+  lower(sub.k0_0)
+LIMIT
+  ?;
+-- params: [1001]
+
 -- MrqlRepository.rows (buckets: key discovery)
 SELECT
   *

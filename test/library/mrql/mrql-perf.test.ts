@@ -135,3 +135,23 @@ describe('nested [mrql] of a card list in one statement (§23.3 nested-mrql)', (
     expect(html.match(/unknown or invalid field &#34;bogus&#34;/g)).toHaveLength(2);
   });
 });
+
+describe('bucket keys of an unfiltered key (a skip scan on PostgreSQL)', () => {
+  it('lists every distinct value once, NULL included, in key order', async () => {
+    const keys = async (q: string) => {
+      const r = await engine.execute(q);
+      if (!('mode' in r) || r.mode !== 'bucketed') throw new Error('expected buckets');
+      return r.buckets.map((b) => b.key);
+    };
+    expect(await keys('type = resource GROUP BY contentType LIMIT 1')).toEqual(
+      ['application/pdf', 'image/jpeg', 'image/png', 'text/plain', 'video/mp4'].map((contentType) => ({ contentType })),
+    );
+    // Note 3 has no note type: NULL is a key, sorted first. A WHERE that keeps every row takes
+    // the plain DISTINCT path, which must agree.
+    const noteTypes = await keys('type = note GROUP BY noteType LIMIT 1');
+    expect(noteTypes[0]).toEqual({ noteType: null });
+    expect(noteTypes).toContainEqual({ noteType: 1 });
+    expect(noteTypes).toEqual(await keys('type = note AND id > 0 GROUP BY noteType LIMIT 1'));
+    expect(await keys('type = group GROUP BY parent LIMIT 1')).toEqual(await keys('type = group AND id > 0 GROUP BY parent LIMIT 1'));
+  });
+});

@@ -53,6 +53,7 @@ export default [
       ['rows (GROUP BY aggregates, HAVING)', run('type = resource GROUP BY contentType COUNT() SUM(fileSize) MAX(created) HAVING COUNT() > 1 ORDER BY count DESC LIMIT 10')],
       ['rows (GROUP BY meta and month)', run('type = resource GROUP BY meta.camera, created.month COUNT() AVG(meta.rating) MIN(meta.rating) ORDER BY meta.camera')],
       ['rows (GROUP BY relation)', run('type = note GROUP BY owner, tags COUNT()')],
+      ['rows (buckets: key discovery of an unfiltered key)', run('type = resource GROUP BY contentType LIMIT 3')],
       ['rows (buckets: key discovery)', run('type = resource GROUP BY created.week, meta.camera ORDER BY created DESC LIMIT 3', { buckets: 10 })],
       [
         'rows (buckets: items of two buckets)',
