@@ -227,7 +227,12 @@ async function prefetchCards(state: RenderState, list: { type: Entity; entity: E
     run.map((w) => ({ text: w.text, opts: w.req.opts })),
     state.stats,
   );
-  run.forEach((w, k) => state.cache.set(w.req.key, answers.then((a) => outcomeOf(a[k]))));
+  run.forEach((w, k) => {
+    const pending = answers.then((a) => outcomeOf(a[k]));
+    // A card that never renders (the render stopped on an error) must not leave a rejection unheard.
+    pending.catch(() => undefined);
+    state.cache.set(w.req.key, pending);
+  });
   await answers;
 }
 
