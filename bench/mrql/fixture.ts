@@ -141,7 +141,7 @@ export async function loadSqlite(file: string, p: Profile): Promise<void> {
   db.close();
 }
 
-/** Bulk load into a migrated PostgreSQL database with multi-row INSERTs, then ANALYZE. */
+/** Bulk load into a migrated PostgreSQL database with multi-row INSERTs, then VACUUM ANALYZE. */
 export async function loadPostgres(dsn: string, p: Profile): Promise<void> {
   const c = new pg.Client({ connectionString: dsn });
   await c.connect();
@@ -167,7 +167,9 @@ export async function loadPostgres(dsn: string, p: Profile): Promise<void> {
       await c.query(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT COALESCE(max(id), 1) FROM ${t}))`);
     }
     await c.query('COMMIT');
-    await c.query('ANALYZE');
+    // VACUUM as well: autovacuum does it to any table that grew this much, and until it has
+    // run the visibility map is empty, so no index-only scan is possible.
+    await c.query('VACUUM ANALYZE');
   } finally {
     await c.end();
   }

@@ -2,6 +2,7 @@
 // on loopback, runs each scenario 5 times to warm up and 100 measured times, and prints per
 // scenario p50/p95 wall time, SQL statement count and rows as JSON.
 // Run: npm run bench:mrql -- --profile 100k --backend sqlite [--runs 100] [--only id,id] [--fresh]
+//      [--pg-database name] (PostgreSQL: the fixture database's name, stacks_bench_mrql_<profile> by default)
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,7 +49,7 @@ async function open(): Promise<RunningLibrary> {
     }
     return start(['-db-dsn', file]);
   }
-  const name = `stacks_bench_mrql_${profile.name}`;
+  const name = arg('pg-database', `stacks_bench_mrql_${profile.name}`);
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
   const admin = new pg.Client({ connectionString: PG_URL });

@@ -39,23 +39,28 @@ const shortcode = (id: string, text: string, countMarker: string): Scenario => (
 
 const RECENT = 'type = "resource" ORDER BY created DESC LIMIT 20';
 
+/** The scenarios that call the engine directly: id, query, request paging. */
+export const QUERIES: [string, string, { limit?: number; page?: number }][] = [
+  ['scalar-selective', 'type = "resource" AND fileSize > 10000000 ORDER BY created DESC LIMIT 50', {}],
+  ['relation-common-tag', 'type = "resource" AND tags = "common" ORDER BY created DESC LIMIT 50', {}],
+  ['scope-shallow', 'type = "resource" SCOPE 1 ORDER BY created DESC LIMIT 50', {}],
+  ['scope-deep', 'type = "resource" SCOPE 2 ORDER BY created DESC LIMIT 50', {}],
+  ['scope-empty', 'type = "resource" SCOPE 3 LIMIT 50', {}],
+  ['hierarchy-descendants', 'type = "group" AND descendants.name = "benchmark-leaf" LIMIT 50', {}],
+  ['metadata-numeric', 'type = "resource" AND meta.rating >= 3 LIMIT 50', {}],
+  ['fts-common', 'type = "resource" AND TEXT ~ "benchmarkneedle" ORDER BY RANK LIMIT 50', {}],
+  ['similarity', 'type = "resource" AND SIMILAR TO resource(1) WITHIN 10 LIMIT 50', {}],
+  ['page-first', 'type = "resource" ORDER BY created DESC', { limit: 50, page: 1 }],
+  ['page-middle', 'type = "resource" ORDER BY created DESC', { limit: 50, page: 10 }],
+  ['page-deep', 'type = "resource" ORDER BY created DESC', { limit: 50, page: 100 }],
+  ['aggregate-content-type', 'type = "resource" GROUP BY contentType COUNT() ORDER BY count DESC LIMIT 20', {}],
+  ['bucket-content-type', 'type = "resource" GROUP BY contentType LIMIT 10', {}],
+  ['cross-entity-top-n', 'name ~ "benchmark" ORDER BY created DESC LIMIT 50', {}],
+  ['cross-entity-random', 'name ~ "benchmark" ORDER BY RANDOM() LIMIT 50', {}],
+];
+
 export const SCENARIOS: Scenario[] = [
-  direct('scalar-selective', 'type = "resource" AND fileSize > 10000000 ORDER BY created DESC LIMIT 50'),
-  direct('relation-common-tag', 'type = "resource" AND tags = "common" ORDER BY created DESC LIMIT 50'),
-  direct('scope-shallow', 'type = "resource" SCOPE 1 ORDER BY created DESC LIMIT 50'),
-  direct('scope-deep', 'type = "resource" SCOPE 2 ORDER BY created DESC LIMIT 50'),
-  direct('scope-empty', 'type = "resource" SCOPE 3 LIMIT 50'),
-  direct('hierarchy-descendants', 'type = "group" AND descendants.name = "benchmark-leaf" LIMIT 50'),
-  direct('metadata-numeric', 'type = "resource" AND meta.rating >= 3 LIMIT 50'),
-  direct('fts-common', 'type = "resource" AND TEXT ~ "benchmarkneedle" ORDER BY RANK LIMIT 50'),
-  direct('similarity', 'type = "resource" AND SIMILAR TO resource(1) WITHIN 10 LIMIT 50'),
-  direct('page-first', 'type = "resource" ORDER BY created DESC', { limit: 50, page: 1 }),
-  direct('page-middle', 'type = "resource" ORDER BY created DESC', { limit: 50, page: 10 }),
-  direct('page-deep', 'type = "resource" ORDER BY created DESC', { limit: 50, page: 100 }),
-  direct('aggregate-content-type', 'type = "resource" GROUP BY contentType COUNT() ORDER BY count DESC LIMIT 20'),
-  direct('bucket-content-type', 'type = "resource" GROUP BY contentType LIMIT 10'),
-  direct('cross-entity-top-n', 'name ~ "benchmark" ORDER BY created DESC LIMIT 50'),
-  direct('cross-entity-random', 'name ~ "benchmark" ORDER BY RANDOM() LIMIT 50'),
+  ...QUERIES.map(([id, query, opts]) => direct(id, query, opts)),
   {
     id: 'raw-json',
     run: async ({ lib, svc, stats }) => {

@@ -1049,6 +1049,49 @@ SET
 -- params: []
 
 SELECT
+  (
+    SELECT
+      MIN(id)
+    FROM
+      resources
+  ) AS resource_min,
+  (
+    SELECT
+      MAX(id)
+    FROM
+      resources
+  ) AS resource_max,
+  (
+    SELECT
+      MIN(id)
+    FROM
+      notes
+  ) AS note_min,
+  (
+    SELECT
+      MAX(id)
+    FROM
+      notes
+  ) AS note_max,
+  (
+    SELECT
+      MIN(id)
+    FROM
+      groups
+  ) AS group_min,
+  (
+    SELECT
+      MAX(id)
+    FROM
+      groups
+  ) AS group_max;
+-- params: []
+
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
   s.id,
   c.population
 FROM
@@ -1298,6 +1341,61 @@ LIMIT
   $1;
 -- params: [50]
 
+-- MrqlRepository.rows (buckets: key discovery of an unfiltered key)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  *
+FROM
+  (
+    WITH RECURSIVE
+      k (v) AS (
+        SELECT
+          MIN(e.content_type)
+        FROM
+          resources e
+        UNION ALL
+        SELECT
+          (
+            SELECT
+              MIN(e.content_type)
+            FROM
+              resources e
+            WHERE
+              e.content_type > k.v
+          )
+        FROM
+          k
+        WHERE
+          k.v IS NOT NULL
+      )
+    SELECT
+      v AS k0_0
+    FROM
+      k
+    WHERE
+      v IS NOT NULL
+    UNION ALL
+    SELECT
+      NULL
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          resources e
+        WHERE
+          e.content_type IS NULL
+      )
+  ) sub
+ORDER BY
+  lower(sub.k0_0) COLLATE "C" NULLS FIRST
+LIMIT
+  $1;
+-- params: [1001]
+
 -- MrqlRepository.rows (buckets: key discovery)
 SET
   LOCAL statement_timeout = 1000;
@@ -1427,6 +1525,283 @@ FROM
       $11
   ) b1;
 -- params: [0,1000,"image/png","UTC","2024-03-10",3,1,1000,"UTC","2024-03-11",3]
+
+-- MrqlRepository.rows (cross-entity random: probe of drawn ids)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+WITH RECURSIVE
+  st (id, depth) AS (
+    SELECT
+      id,
+      0
+    FROM
+      groups
+    WHERE
+      id = $1
+    UNION
+    SELECT
+      g.id,
+      st.depth + 1
+    FROM
+      groups g
+      JOIN st ON g.owner_id = st.id
+    WHERE
+      st.depth < 50
+  )
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      st
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      groups
+  ) AS total;
+-- params: [4]
+
+-- MrqlRepository.rows (nested queries of a card list: one statement)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  0 AS mrql_batch,
+  x0.*
+FROM
+  (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          groups
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          groups g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      e.*
+    FROM
+      (
+        SELECT DISTINCT
+          id
+        FROM
+          scope_tree
+      ) st
+      CROSS JOIN LATERAL (
+        SELECT
+          e.id,
+          e.name,
+          e.description,
+          e.created_at,
+          e.updated_at,
+          e.guid,
+          e.meta,
+          e.owner_id,
+          e.resource_category_id,
+          e.content_type,
+          e.file_size,
+          e.width,
+          e.height,
+          e.original_name,
+          e.original_location,
+          e.hash
+        FROM
+          resources e
+        WHERE
+          e.owner_id = st.id
+          AND 1 = 1
+        ORDER BY
+          e.id
+        LIMIT
+          $2
+      ) e
+    ORDER BY
+      e.id
+    LIMIT
+      $3
+  ) x0
+UNION ALL
+SELECT
+  1 AS mrql_batch,
+  x1.*
+FROM
+  (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          groups
+        WHERE
+          id = $4
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          groups g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      e.*
+    FROM
+      (
+        SELECT DISTINCT
+          id
+        FROM
+          scope_tree
+      ) st
+      CROSS JOIN LATERAL (
+        SELECT
+          e.id,
+          e.name,
+          e.description,
+          e.created_at,
+          e.updated_at,
+          e.guid,
+          e.meta,
+          e.owner_id,
+          e.resource_category_id,
+          e.content_type,
+          e.file_size,
+          e.width,
+          e.height,
+          e.original_name,
+          e.original_location,
+          e.hash
+        FROM
+          resources e
+        WHERE
+          e.owner_id = st.id
+          AND (
+            1 = 1
+            AND (
+              CASE
+                WHEN jsonb_typeof((e.meta #> '{rating}')) = 'number' THEN (e.meta #>> '{rating}')::numeric > $5
+              END
+            )
+          )
+        LIMIT
+          $6
+      ) e
+    LIMIT
+      $7
+  ) x1;
+-- params: [2,20,20,3,2,5,5]
+
+-- MrqlRepository.rows (one nested query under many scopes)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+WITH RECURSIVE
+  scope_tree (root, id, depth) AS (
+    SELECT
+      id,
+      id,
+      0
+    FROM
+      groups
+    WHERE
+      id IN ($1, $2, $3)
+    UNION
+    SELECT
+      s.root,
+      g.id,
+      s.depth + 1
+    FROM
+      groups g
+      JOIN scope_tree s ON g.owner_id = s.id
+    WHERE
+      s.depth < 50
+  )
+SELECT
+  *
+FROM
+  (
+    SELECT
+      st.root AS mrql_scope,
+      e.*,
+      row_number() OVER (
+        PARTITION BY
+          st.root
+        ORDER BY
+          e.created_at DESC
+      ) AS mrql_rank
+    FROM
+      (
+        SELECT DISTINCT
+          root,
+          id
+        FROM
+          scope_tree
+      ) st
+      CROSS JOIN LATERAL (
+        SELECT
+          e.id,
+          e.name,
+          e.description,
+          e.created_at,
+          e.updated_at,
+          e.guid,
+          e.meta,
+          e.owner_id,
+          e.note_type_id,
+          e.start_date,
+          e.end_date,
+          e.share_token
+        FROM
+          notes e
+        WHERE
+          e.owner_id = st.id
+          AND (
+            1 = 1
+            AND EXISTS (
+              SELECT
+                1
+              FROM
+                note_tags j1
+              WHERE
+                j1.note_id = e.id
+                AND j1.tag_id = $4
+              LIMIT
+                1
+              OFFSET
+                0
+            )
+          )
+        ORDER BY
+          e.created_at DESC
+        LIMIT
+          $5
+      ) e
+  ) r
+WHERE
+  r.mrql_rank > $6
+  AND r.mrql_rank <= $7
+ORDER BY
+  r.mrql_scope,
+  r.mrql_rank;
+-- params: [2,3,5,3,20,0,20]
 
 -- MrqlRepository.rows (hydrate sampled ids)
 SET

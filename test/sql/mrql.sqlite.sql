@@ -969,6 +969,45 @@ LIMIT
 
 -- MrqlRepository.rows (cross-entity random)
 SELECT
+  (
+    SELECT
+      MIN(id)
+    FROM
+      resources
+  ) AS resource_min,
+  (
+    SELECT
+      MAX(id)
+    FROM
+      resources
+  ) AS resource_max,
+  (
+    SELECT
+      MIN(id)
+    FROM
+      notes
+  ) AS note_min,
+  (
+    SELECT
+      MAX(id)
+    FROM
+      notes
+  ) AS note_max,
+  (
+    SELECT
+      MIN(id)
+    FROM
+      groups
+  ) AS group_min,
+  (
+    SELECT
+      MAX(id)
+    FROM
+      groups
+  ) AS group_max;
+-- params: []
+
+SELECT
   s.id,
   c.population
 FROM
@@ -1187,6 +1226,24 @@ LIMIT
   ?;
 -- params: [50]
 
+-- MrqlRepository.rows (buckets: key discovery of an unfiltered key)
+SELECT
+  *
+FROM
+  (
+    SELECT DISTINCT
+      e.content_type AS k0_0
+    FROM
+      resources e
+    WHERE
+      1 = 1
+  ) sub
+ORDER BY
+  lower(sub.k0_0)
+LIMIT
+  ?;
+-- params: [1001]
+
 -- MrqlRepository.rows (buckets: key discovery)
 SELECT
   *
@@ -1303,6 +1360,167 @@ FROM
       ?
   ) b1;
 -- params: [0,1000,"image/png","2024-03-10",3,1,1000,"2024-03-11",3]
+
+-- MrqlRepository.rows (cross-entity random: probe of drawn ids)
+WITH RECURSIVE
+  st (id, depth) AS (
+    SELECT
+      id,
+      0
+    FROM
+      groups
+    WHERE
+      id = ?
+    UNION
+    SELECT
+      g.id,
+      st.depth + 1
+    FROM
+      groups g
+      JOIN st ON g.owner_id = st.id
+    WHERE
+      st.depth < 50
+  )
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      st
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      groups
+  ) AS total;
+-- params: [4]
+
+-- MrqlRepository.rows (nested queries of a card list: one statement)
+SELECT
+  0 AS mrql_batch,
+  x0.*
+FROM
+  (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          groups
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          groups g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      e.id,
+      e.name,
+      e.description,
+      e.created_at,
+      e.updated_at,
+      e.guid,
+      e.meta,
+      e.owner_id,
+      e.resource_category_id,
+      e.content_type,
+      e.file_size,
+      e.width,
+      e.height,
+      e.original_name,
+      e.original_location,
+      e.hash
+    FROM
+      resources e
+    WHERE
+      1 = 1
+      AND e.owner_id IN (
+        SELECT
+          id
+        FROM
+          scope_tree
+      )
+    ORDER BY
+      e.id
+    LIMIT
+      ?
+  ) x0
+UNION ALL
+SELECT
+  1 AS mrql_batch,
+  x1.*
+FROM
+  (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          groups
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          groups g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      e.id,
+      e.name,
+      e.description,
+      e.created_at,
+      e.updated_at,
+      e.guid,
+      e.meta,
+      e.owner_id,
+      e.resource_category_id,
+      e.content_type,
+      e.file_size,
+      e.width,
+      e.height,
+      e.original_name,
+      e.original_location,
+      e.hash
+    FROM
+      resources e
+    WHERE
+      (
+        1 = 1
+        AND (
+          CASE
+            WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
+          END
+        )
+      )
+      AND e.owner_id IN (
+        SELECT
+          id
+        FROM
+          scope_tree
+      )
+    ORDER BY
+      e.id
+    LIMIT
+      ?
+  ) x1;
+-- params: [2,20,3,2,5]
+
+-- MrqlRepository.rows (one nested query under many scopes)
+-- (no statement)
 
 -- MrqlRepository.rows (hydrate sampled ids)
 SELECT

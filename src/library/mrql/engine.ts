@@ -2,7 +2,7 @@
 // execute → shape (mrql.md §1). One instance per library; every entry point (HTTP, list filters,
 // shortcodes, benchmarks) runs queries through it. Statements come from statements.ts and run
 // through the repository.
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Dialect } from '../../core/db/dialect/index.js';
 import { interpolate, type Statement } from '../../core/db/sql-text.js';
 import type { Expr, Query } from './ast.js';
@@ -44,6 +44,12 @@ export interface MrqlSettings {
   ahashThreshold: number;
   pageQueryBudget: number;
 }
+
+/** Samples larger than this are drawn from a full pass (the drawn ids are bound values). */
+const DRAWN_SAMPLE_MAX = 1000;
+/** At most this many probe statements, of at most this many ids each, before a full pass. */
+const DRAWN_SAMPLE_ROUNDS = 3;
+const DRAWN_SAMPLE_PROBES = 4000;
 
 const posInt = (n: number | undefined) => (n !== undefined && n > 0 ? n : undefined);
 
@@ -192,6 +198,85 @@ export class MrqlEngine {
     return this.flatShape(p, { [p.entity]: rows.map((r) => entityObject(p.entity as Entity, r)) });
   }
 
+  /**
+   * Runs several queries at once (the nested `[mrql]` of every card of a list): flat queries of
+   * one entity type share one statement, the others run one by one. Each answer is the result
+   * or the MRQL error that query alone would have given.
+   */
+  async executeMany(list: { text: string; opts: RunOptions }[], stats: Stats = { statements: 0, rows: 0 }): Promise<(MrqlResult | MrqlError)[]> {
+    const out: (MrqlResult | MrqlError | undefined)[] = new Array(list.length);
+    const fail = (i: number, e: unknown) => {
+      if (!(e instanceof MrqlError)) throw e;
+      out[i] = e;
+    };
+    const batches = new Map<Entity, { i: number; p: Prepared }[]>();
+    const single: { i: number; p: Prepared }[] = [];
+    for (const [i, { text, opts }] of list.entries()) {
+      try {
+        const p = await this.prepare(text, opts, stats);
+        const batchable = p.checked.mode !== 'aggregated' && p.checked.mode !== 'bucketed' && p.entity !== 'unspecified' && p.scope.kind !== 'nothing' && p.limit > 0;
+        if (batchable) {
+          const entity = p.entity as Entity;
+          if (!batches.has(entity)) batches.set(entity, []);
+          batches.get(entity)!.push({ i, p });
+        } else single.push({ i, p });
+      } catch (e) {
+        fail(i, e);
+      }
+    }
+    for (const [entity, all] of batches) {
+      const items = all;
+      // The same query under many scopes (small ones, without a scope look-up): one walk for all.
+      const first = items[0];
+      const sameQuery = items.every(({ i, p }) => sameRequest(list[i], list[first.i]) && p.scope.kind === 'context' && !p.scope.large);
+      if (items.length > 1 && sameQuery) {
+        const roots = items.map(({ p }) => (p.scope as { id: number }).id);
+        try {
+          await this.resolveTags(first.p, stats);
+          const st = statements.flatScopes(first.p, [...new Set(roots)], entity, this.env(this.clock(), first.p));
+          if (st) {
+            const rows = await this.run(st, stats);
+            const by = new Map<number, Row[]>();
+            for (const r of rows) {
+              const root = Number(r.mrql_scope);
+              if (!by.has(root)) by.set(root, []);
+              by.get(root)!.push(r);
+            }
+            items.forEach(({ i, p }, k) => (out[i] = this.flatShape(p, { [entity]: (by.get(roots[k]) ?? []).map((r) => entityObject(entity, r)) })));
+            continue;
+          }
+        } catch (e) {
+          for (const { i } of items) fail(i, e);
+          continue;
+        }
+      }
+      if (items.length === 1) {
+        single.push(items[0]);
+        continue;
+      }
+      try {
+        for (const { p } of items) await this.resolveTags(p, stats);
+        // Each query's translation reads only the tag names it compares with.
+        const env = this.env(this.clock());
+        env.tagIds = new Map(items.flatMap(({ p }) => [...(p.tagIds ?? [])]));
+        const rows = await this.run(statements.flatBatch(items.map((x) => x.p), entity, env), stats);
+        const by = items.map(() => [] as Row[]);
+        for (const r of rows) by[Number(r.mrql_batch)].push(r);
+        items.forEach(({ i, p }, k) => (out[i] = this.flatShape(p, { [entity]: by[k].map((r) => entityObject(entity, r)) })));
+      } catch (e) {
+        for (const { i } of items) fail(i, e);
+      }
+    }
+    for (const { i, p } of single) {
+      try {
+        out[i] = await this.executePrepared(p, stats);
+      } catch (e) {
+        fail(i, e);
+      }
+    }
+    return out as (MrqlResult | MrqlError)[];
+  }
+
   flatShape(p: Prepared, lists: Partial<Record<Entity, EntityObject[]>>, warnings: string[] = []): FlatResult {
     const resources = lists.resource ?? [];
     const notes = lists.note ?? [];
@@ -214,49 +299,12 @@ export class MrqlEngine {
     const w = p.offset + p.limit;
     if (p.scope.kind === 'nothing' || w === 0) return this.flatShape(p, {});
     const warnings: string[] = [];
-    const perType: Row[][] = [];
-    for (const [i, st] of statements.cross(p, env).entries()) {
-      try {
-        perType.push(await this.run(st, stats));
-      } catch (e) {
-        if (e instanceof MrqlError && e.timedOut) {
-          warnings.push(`${ENTITIES[i]} query failed: ${e.bare}`);
-          perType.push([]);
-        } else throw e;
-      }
-    }
     type Tagged = { entity: Entity; row: Row; i: number };
     let merged: Tagged[];
     if (p.q.orderBy?.[0]?.random) {
-      // Uniform sample without replacement from the union: draw types weighted by what remains.
-      const pools = perType.map((rows) => ({ rows, left: rows.length ? Number(rows[0].population) : 0, next: 0 }));
-      merged = [];
-      while (merged.length < w) {
-        const total = pools.reduce((s, x) => s + (x.next < x.rows.length ? x.left : 0), 0);
-        if (total <= 0) break;
-        let pick = Math.random() * total;
-        let t = 0;
-        for (; t < 3; t++) {
-          const x = pools[t];
-          if (x.next >= x.rows.length) continue;
-          if (pick < x.left) break;
-          pick -= x.left;
-        }
-        if (t === 3) t = pools.findIndex((x) => x.next < x.rows.length);
-        const x = pools[t];
-        merged.push({ entity: ENTITIES[t], row: x.rows[x.next++], i: merged.length });
-        x.left--;
-      }
-      merged = merged.slice(p.offset);
-      // Hydrate the chosen ids (one statement per type that has any).
-      for (const entity of ENTITIES) {
-        const ids = merged.filter((m) => m.entity === entity).map((m) => Number(m.row.id));
-        if (!ids.length) continue;
-        const rows = await this.run(statements.hydrate(this.dialect, entity, ids), stats);
-        const byId = new Map(rows.map((r) => [Number(r.id), r]));
-        for (const m of merged) if (m.entity === entity) m.row = byId.get(Number(m.row.id)) ?? m.row;
-      }
+      merged = ((await this.drawnSample(p, env, stats, w)) ?? (await this.scannedSample(p, env, stats, w, warnings))).slice(p.offset);
     } else {
+      const perType = await this.perType(statements.cross(p, env), stats, warnings);
       merged = perType.flatMap((rows, t) => rows.map((row, i) => ({ entity: ENTITIES[t], row, i })));
       const keys = (p.q.orderBy ?? []).filter((o) => o.field && ['name', 'created', 'updated'].includes(o.field.text));
       if (keys.length) {
@@ -283,6 +331,117 @@ export class MrqlEngine {
     const lists: Record<Entity, EntityObject[]> = { resource: [], note: [], group: [] };
     for (const m of merged) lists[m.entity].push(entityObject(m.entity, m.row));
     return this.flatShape(p, lists, warnings);
+  }
+
+  /** Runs one statement per entity type; a type whose statement times out contributes nothing and a warning (§11). */
+  private async perType(list: Statement[], stats: Stats, warnings: string[]): Promise<Row[][]> {
+    const perType: Row[][] = [];
+    for (const [i, st] of list.entries()) {
+      try {
+        perType.push(await this.run(st, stats));
+      } catch (e) {
+        if (e instanceof MrqlError && e.timedOut) {
+          warnings.push(`${ENTITIES[i]} query failed: ${e.bare}`);
+          perType.push([]);
+        } else throw e;
+      }
+    }
+    return perType;
+  }
+
+  /**
+   * A uniform sample without replacement of `w` rows from the union of every type's matches
+   * (§11), drawn without reading every match: positions are drawn uniformly over the id ranges
+   * of the three tables laid end to end, and a drawn id is kept when its row exists, matches
+   * and was not kept before. Every matching row is equally likely at each draw, and which ids
+   * were kept depends only on how many draws hit, so the kept rows, in draw order, are a
+   * uniform random ordered sample, whenever the drawing stops. Returns null (nothing kept)
+   * when too few draws hit: sparse ids, a selective predicate, or fewer matches than `w`; the
+   * caller then samples from a full pass instead.
+   */
+  private async drawnSample(p: Prepared, env: Env, stats: Stats, w: number): Promise<{ entity: Entity; row: Row; i: number }[] | null> {
+    if (w > DRAWN_SAMPLE_MAX) return null;
+    const r = (await this.run(statements.idRanges(this.dialect), stats))[0] ?? {};
+    const spans = ENTITIES.map((e) => {
+      const lo = r[`${e}_min`];
+      const hi = r[`${e}_max`];
+      return lo === null || lo === undefined ? { lo: 0, n: 0 } : { lo: Number(lo), n: Number(hi) - Number(lo) + 1 };
+    });
+    const total = spans.reduce((s, x) => s + x.n, 0);
+    if (total === 0 || total > 2 ** 47) return null;
+    const kept: { entity: Entity; row: Row; i: number }[] = [];
+    const taken = new Set<string>();
+    // Round one expects dense ids that mostly match; later rounds size themselves by the hit
+    // rate seen so far, and give up when it is too low to finish in a few hundred probes.
+    let draws = Math.ceil(w * 1.3) + 10;
+    for (let round = 0; round < DRAWN_SAMPLE_ROUNDS; round++) {
+      const seq: { entity: Entity; id: number }[] = [];
+      const drawn: Record<Entity, Set<number>> = { resource: new Set(), note: new Set(), group: new Set() };
+      for (let k = 0; k < draws; k++) {
+        let at = randomInt(total);
+        let t = 0;
+        while (at >= spans[t].n) at -= spans[t++].n;
+        seq.push({ entity: ENTITIES[t], id: spans[t].lo + at });
+        drawn[ENTITIES[t]].add(spans[t].lo + at);
+      }
+      let rows: Row[];
+      try {
+        rows = await this.run(statements.probe(p, env, { resource: [...drawn.resource], note: [...drawn.note], group: [...drawn.group] }), stats);
+      } catch (e) {
+        if (e instanceof MrqlError && e.timedOut) return null;
+        throw e;
+      }
+      const found = new Map(rows.map((row) => [`${String(row.mrql_type)}:${Number(row.id)}`, row]));
+      const before = kept.length;
+      for (const d of seq) {
+        const key = `${d.entity}:${d.id}`;
+        const row = found.get(key);
+        if (!row || taken.has(key)) continue;
+        taken.add(key);
+        kept.push({ entity: d.entity, row, i: kept.length });
+        if (kept.length === w) return kept;
+      }
+      const rate = (kept.length - before) / draws;
+      const needed = rate > 0 ? Math.ceil(((w - kept.length) / rate) * 1.3) + 10 : Infinity;
+      if (needed > DRAWN_SAMPLE_PROBES) return null;
+      draws = needed;
+    }
+    return null;
+  }
+
+  /**
+   * The same sample from full passes: each type contributes a random sample and its population
+   * in one statement; the merge draws types weighted by what remains, then the chosen rows
+   * are loaded by id.
+   */
+  private async scannedSample(p: Prepared, env: Env, stats: Stats, w: number, warnings: string[]): Promise<{ entity: Entity; row: Row; i: number }[]> {
+    const perType = await this.perType(statements.cross(p, env), stats, warnings);
+    const pools = perType.map((rows) => ({ rows, left: rows.length ? Number(rows[0].population) : 0, next: 0 }));
+    const merged: { entity: Entity; row: Row; i: number }[] = [];
+    while (merged.length < w) {
+      const total = pools.reduce((s, x) => s + (x.next < x.rows.length ? x.left : 0), 0);
+      if (total <= 0) break;
+      let pick = Math.random() * total;
+      let t = 0;
+      for (; t < 3; t++) {
+        const x = pools[t];
+        if (x.next >= x.rows.length) continue;
+        if (pick < x.left) break;
+        pick -= x.left;
+      }
+      if (t === 3) t = pools.findIndex((x) => x.next < x.rows.length);
+      const x = pools[t];
+      merged.push({ entity: ENTITIES[t], row: x.rows[x.next++], i: merged.length });
+      x.left--;
+    }
+    for (const entity of ENTITIES) {
+      const ids = merged.filter((m) => m.entity === entity).map((m) => Number(m.row.id));
+      if (!ids.length) continue;
+      const rows = await this.run(statements.hydrate(this.dialect, entity, ids), stats);
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      for (const m of merged) if (m.entity === entity) m.row = byId.get(Number(m.row.id)) ?? m.row;
+    }
+    return merged;
   }
 
   // ------------------------------------------------------------ aggregated
@@ -419,14 +578,18 @@ export class MrqlEngine {
     } else if (p.entity === 'unspecified') {
       strategy = 'cross_entity';
       planned = statements.cross(p, env);
-      if (p.q.orderBy?.[0]?.random) shape.dataDependent = true;
+      if (p.q.orderBy?.[0]?.random) {
+        shape.dataDependent = true;
+        shape.description =
+          'the id ranges, then up to three primary-key probes of ids drawn over them; when too few draws hit, the statements shown (a sample and the population per type) and up to three loads by id';
+      }
     } else {
       strategy = 'flat';
       planned = [statements.flat(p, p.entity, env, p.limit, p.offset, p.entity)];
     }
     shape.plannedStatements = planned.length;
     shape.minimumStatements = planned.length;
-    shape.maximumStatements = strategy === 'bucket_fanout' ? 1 + MAX_BUCKETS_PER_PAGE : strategy === 'cross_entity' && shape.dataDependent ? 6 : planned.length;
+    shape.maximumStatements = strategy === 'bucket_fanout' ? 1 + MAX_BUCKETS_PER_PAGE : strategy === 'cross_entity' && shape.dataDependent ? 1 + DRAWN_SAMPLE_ROUNDS + planned.length + 3 : planned.length;
     const out: Record<string, unknown> = {
       entityType: p.entity,
       queryFingerprint: `mrql-shape-v1:${this.fingerprint(p, strategy)}`,
@@ -481,6 +644,11 @@ export class MrqlEngine {
     }, strip);
     return createHash('sha256').update(shape).digest('hex');
   }
+}
+
+/** Same text and parameters: the two requests differ at most in their scope and principal. */
+function sameRequest(a: { text: string; opts: RunOptions }, b: { text: string; opts: RunOptions }): boolean {
+  return a.text === b.text && JSON.stringify(a.opts.params ?? {}) === JSON.stringify(b.opts.params ?? {}) && a.opts.limit === b.opts.limit && a.opts.page === b.opts.page && a.opts.offset === b.opts.offset;
 }
 
 /** A subtree with at least a tenth of all groups counts as large. */

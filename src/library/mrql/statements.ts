@@ -4,7 +4,7 @@
 import type { Dialect } from '../../core/db/dialect/index.js';
 import { SqlText, type Statement } from '../../core/db/sql-text.js';
 import type { HavingExpr, OrderItem } from './ast.js';
-import { selectList, type Row } from './entities.js';
+import { COLUMNS, selectList, type Row } from './entities.js';
 import { ENTITIES, resolveField, TABLE, type Entity } from './fields.js';
 import { aggExpr, keySpecs, metaSortTerms, type KeySpec } from './keys.js';
 import { conjuncts, countExpr, findAll, folded, ftsTerms, ftsWords, metaPath, similarSet, translateExpr, type Env, type Tx } from './translate.js';
@@ -126,6 +126,49 @@ function orderParts(tx: Tx, p: Prepared, entity: Entity, items: OrderItem[] | un
 /** One entity type's page of a flat query (`cols` narrows the select list). */
 export function flat(p: Prepared, entity: Entity, env: Env, limit: number, offset: number, label: string, cols?: string): Statement {
   const tx = newTx(entity, env);
+  return tx.b.finish(label, flatText(tx, p, entity, limit, offset, cols));
+}
+
+/**
+ * The pages of several flat queries of one entity type in one statement (a shortcode's nested
+ * `[mrql]` for every card of a list): each query's statement is a branch tagged with its
+ * position in `mrql_batch`, its rows in its own order.
+ */
+export function flatBatch(ps: Prepared[], entity: Entity, env: Env): Statement {
+  const b = new SqlText(env.dialect);
+  const branches = ps.map((p, i) => `SELECT ${i} AS mrql_batch, x${i}.* FROM (${flatText({ b, env, entity }, p, entity, p.limit, p.offset)}) x${i}`);
+  return b.finish(`${entity} batch`, branches.join(' UNION ALL '));
+}
+
+/**
+ * One flat query run under many small scopes at once (the same nested `[mrql]` on every card of
+ * a list), where the engine fetches a subtree group by group (`planner.lateralSmallSubtree`):
+ * one recursive walk from all the roots, each subtree group's top rows through the owner
+ * index, then each root's top rows; `mrql_scope` names the root. Null when the query's plan is
+ * not the group-by-group one.
+ */
+export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: Env): Statement | null {
+  if (!env.dialect.planner.lateralSmallSubtree || roots.length === 0) return null;
+  const tx = newTx(entity, env);
+  if (entity === 'resource' && conjuncts(p.q.where).some((c) => c.k === 'similar')) return null;
+  const order = orderParts(tx, p, entity, p.q.orderBy);
+  if (order.joins.length) return null;
+  const whereText = p.q.where ? ` AND ${translateExpr(tx, p.q.where)}` : '';
+  const col = entity === 'group' ? 'id' : 'owner_id';
+  const terms = order.terms.length ? order.terms : ['e.id'];
+  const n = p.limit + p.offset;
+  const cte =
+    `WITH RECURSIVE scope_tree(root, id, depth) AS (SELECT id, id, 0 FROM groups WHERE id IN (${roots.map((r) => tx.b.p(r)).join(', ')}) ` +
+    `UNION SELECT s.root, g.id, s.depth + 1 FROM groups g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) `;
+  const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(n)}`;
+  const ranked =
+    `SELECT st.root AS mrql_scope, e.*, row_number() OVER (PARTITION BY st.root ORDER BY ${terms.join(', ')}) AS mrql_rank ` +
+    `FROM (SELECT DISTINCT root, id FROM scope_tree) st CROSS JOIN LATERAL (${inner}) e`;
+  return tx.b.finish(`${entity} scopes`, `${cte}SELECT * FROM (${ranked}) r WHERE r.mrql_rank > ${tx.b.p(p.offset)} AND r.mrql_rank <= ${tx.b.p(n)} ORDER BY r.mrql_scope, r.mrql_rank`);
+}
+
+function flatText(tx: Tx, p: Prepared, entity: Entity, limit: number, offset: number, cols?: string): string {
+  const env = tx.env;
   const { cte, cond } = scopeParts(tx, p.scope, entity);
   // A top-level SIMILAR TO drives the statement from the pair index (§22.11): the pairs are
   // streamed and joined to their resources, so LIMIT stops early even when the target has
@@ -145,17 +188,17 @@ export function flat(p: Prepared, entity: Entity, env: Env, limit: number, offse
     const col = entity === 'group' ? 'id' : 'owner_id';
     const orderText = order.terms.length ? ` ORDER BY ${order.terms.join(', ')}` : '';
     const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText}${orderText} LIMIT ${tx.b.p(limit + offset)}`;
-    return tx.b.finish(label, `${cte}SELECT ${cols ?? 'e.*'} FROM (SELECT DISTINCT id FROM scope_tree) st CROSS JOIN LATERAL (${inner}) e${orderText}${limitClause(tx, limit, offset)}`);
+    return `${cte}SELECT ${cols ?? 'e.*'} FROM (SELECT DISTINCT id FROM scope_tree) st CROSS JOIN LATERAL (${inner}) e${orderText}${limitClause(tx, limit, offset)}`;
   }
   const where = whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
   // Default order: ascending id where it costs nothing. Not when the pair index drives the
   // statement, nor under a small scope fetched group by group (it would walk the primary key
   // instead of collecting the subtree's rows through the owner index).
   const terms = order.terms.length ? order.terms : driving || smallScope ? [] : ['e.id'];
-  const text =
+  return (
     `${cte}SELECT ${cols ?? selectList(entity)} FROM ${from}${order.joins.map((j) => ` ${j}`).join('')}` +
-    `${where}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(tx, limit, offset)}`;
-  return tx.b.finish(label, text);
+    `${where}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(tx, limit, offset)}`
+  );
 }
 
 /** One statement per entity type: its top `offset + limit` rows, or for ORDER BY RANDOM() a sample and the population. */
@@ -172,6 +215,44 @@ export function cross(p: Prepared, env: Env): Statement[] {
     const population = `SELECT COUNT(*) AS population FROM ${TABLE[entity]} e${whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond])}`;
     return tx.b.finish(TABLE[entity], `${cte}SELECT s.id, c.population FROM (${sample}) s CROSS JOIN (${population}) c`);
   });
+}
+
+/** The lowest and highest id of each entity table (two index end points each). */
+export function idRanges(dialect: Dialect): Statement {
+  const b = new SqlText(dialect);
+  const cols = ENTITIES.flatMap((e) => [`(SELECT MIN(id) FROM ${TABLE[e]}) AS ${e}_min`, `(SELECT MAX(id) FROM ${TABLE[e]}) AS ${e}_max`]);
+  return b.finish('id ranges', `SELECT ${cols.join(', ')}`);
+}
+
+/** Every column any entity type selects, once (the shared projection of `probe`). */
+const UNION_COLUMNS = [...new Set(ENTITIES.flatMap((e) => COLUMNS[e]))];
+
+/**
+ * The rows among drawn ids (by type) that exist and match the query, in one statement: one
+ * primary-key probe per id. Each type's branch selects the shared projection (NULL where the
+ * type has no such column) and names its type in `mrql_type`.
+ */
+export function probe(p: Prepared, env: Env, drawn: Record<Entity, number[]>): Statement {
+  const b = new SqlText(env.dialect);
+  let cte = '';
+  const branches: string[] = [];
+  for (const entity of ENTITIES) {
+    const ids = drawn[entity];
+    if (!ids.length) continue;
+    const tx: Tx = { b, env, entity };
+    const scope = scopeParts(tx, p.scope, entity);
+    cte ||= scope.cte;
+    // A column the type lacks is read from no row of a type that has it: NULL, but typed, so
+    // the branches unite on PostgreSQL too (an uncorrelated subquery runs once).
+    const cols = UNION_COLUMNS.map((c) => {
+      if (COLUMNS[entity].includes(c)) return `e.${c}`;
+      const other = ENTITIES.find((o) => COLUMNS[o].includes(c))!;
+      return `(SELECT x.${c} FROM ${TABLE[other]} x WHERE 1 = 0) AS ${c}`;
+    }).join(', ');
+    const where = whereClause([`e.id IN (${ids.map((id) => b.p(id)).join(', ')})`, p.q.where ? translateExpr(tx, p.q.where) : null, scope.cond]);
+    branches.push(`SELECT '${entity}' AS mrql_type, ${cols} FROM ${TABLE[entity]} e${where}`);
+  }
+  return b.finish('sample probe', `${cte}${branches.join(' UNION ALL ')}`);
 }
 
 /** The number of rows of one entity type the query matches, ignoring LIMIT/OFFSET. */
@@ -243,6 +324,13 @@ export function aggregated(p: Prepared, env: Env): { st: Statement; keys: KeySpe
 
 // ------------------------------------------------------------ bucketed
 
+/** Indexed key columns with few distinct values, whose distinct values a skip scan lists. */
+const SKIP_SCAN: Record<Entity, string[]> = {
+  resource: ['e.content_type', 'e.resource_category_id', 'e.owner_id'],
+  note: ['e.note_type_id', 'e.owner_id'],
+  group: ['e.category_id', 'e.owner_id'],
+};
+
 /** The distinct bucket keys, in key order, one more than MAX_KEYS. */
 export function bucketKeys(p: Prepared, env: Env): { st: Statement; keys: KeySpec[] } {
   const entity = p.entity as Entity;
@@ -251,12 +339,22 @@ export function bucketKeys(p: Prepared, env: Env): { st: Statement; keys: KeySpe
   const keys = keySpecs(tx, entity, p.q.groupBy!.fields);
   const select: string[] = [];
   keys.forEach((k, i) => k.exprs.forEach((x, j) => select.push(`${x} AS k${i}_${j}`)));
+  const where = p.q.where ? translateExpr(tx, p.q.where) : null;
+  const sorts = keys.flatMap((k, i) => k.identitySort(k.exprs.map((_, j) => `sub.k${i}_${j}`)));
+  const tail = ` sub ORDER BY ${sorts.join(', ')} LIMIT ${tx.b.p(MAX_KEYS + 1)}`;
+  const col = keys.length === 1 && keys[0].exprs.length === 1 && keys[0].joins.length === 0 ? keys[0].exprs[0] : null;
+  if (env.dialect.planner.skipScanDistinct && col && SKIP_SCAN[entity].includes(col) && !cte && (where === null || where === '1 = 1')) {
+    // One index probe per distinct value (a few), instead of reading every index entry.
+    const t = TABLE[entity];
+    const walk =
+      `WITH RECURSIVE k(v) AS (SELECT MIN(${col}) FROM ${t} e UNION ALL SELECT (SELECT MIN(${col}) FROM ${t} e WHERE ${col} > k.v) FROM k WHERE k.v IS NOT NULL) ` +
+      `SELECT v AS k0_0 FROM k WHERE v IS NOT NULL UNION ALL SELECT NULL WHERE EXISTS (SELECT 1 FROM ${t} e WHERE ${col} IS NULL)`;
+    return { st: tx.b.finish('bucket keys', `SELECT * FROM (${walk})${tail}`), keys };
+  }
   // DISTINCT (not GROUP BY): SQLite answers it with a skip-ahead walk of the key's index.
   const inner =
-    `SELECT DISTINCT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
-    whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
-  const sorts = keys.flatMap((k, i) => k.identitySort(k.exprs.map((_, j) => `sub.k${i}_${j}`)));
-  return { st: tx.b.finish('bucket keys', `${cte}SELECT * FROM (${inner}) sub ORDER BY ${sorts.join(', ')} LIMIT ${tx.b.p(MAX_KEYS + 1)}`), keys };
+    `SELECT DISTINCT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` + whereClause([where, cond]);
+  return { st: tx.b.finish('bucket keys', `${cte}SELECT * FROM (${inner})${tail}`), keys };
 }
 
 /** The items of a run of buckets (rows of the key statement), each tagged with its bucket number from `base`. */

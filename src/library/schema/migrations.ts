@@ -7,6 +7,7 @@ import { notesMigration } from './migrations/004-notes.js';
 import { searchMigration } from './migrations/005-search.js';
 import { jobsMigration } from './migrations/006-jobs.js';
 import { accountsMigration } from './migrations/007-accounts.js';
+import { mrqlPerfMigration } from './migrations/009-mrql-perf.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
   return {
@@ -16,5 +17,6 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '005-search': searchMigration(d),
     '006-jobs': jobsMigration(d),
     '007-accounts': accountsMigration(d),
+    '009-mrql-perf': mrqlPerfMigration(d),
   };
 }

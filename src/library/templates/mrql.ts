@@ -7,7 +7,7 @@ import { lex } from '../mrql/lexer.js';
 import { carrierIdOf, Lookups, type EntityContext } from './context.js';
 import { esc, formatValue } from './format.js';
 import { parseShortcodes, splitAt, type CodeNode, type Node } from './parse.js';
-import { anchorsOf, entityUrl, RenderDeadline, renderText, type RenderState, type Scope } from './state.js';
+import { anchorsOf, entityUrl, MAX_DEPTH, RenderDeadline, renderText, type RenderState, type Scope } from './state.js';
 
 interface Outcome {
   result?: MrqlResult;
@@ -80,6 +80,7 @@ export async function renderResult(result: MrqlResult, state: RenderState): Prom
   if ('mode' in result && result.mode === 'aggregated') return;
   const list = items(result);
   await prepareBatch(state, list);
+  await prefetchCards(state, list, 0);
   for (const { type, entity } of list) entity.renderedHTML = (await customCard(state, type, entity, 0)) ?? '';
 }
 
@@ -104,6 +105,7 @@ async function renderItems(list: { type: Entity; entity: EntityObject }[], forma
     return `<ul class="mrql-list">${list.map(({ type, entity }) => `<li>${link(type, entity)}${entity.Description ? ` <span class="mrql-description">${esc(String(entity.Description))}</span>` : ''}</li>`).join('')}</ul>`;
   }
   if (format === 'compact') return `<span class="mrql-compact">${list.map(({ type, entity }) => link(type, entity)).join(', ')}</span>`;
+  await prefetchCards(s.state, list, s.depth);
   let out = '<div class="mrql-cards">';
   for (const { type, entity } of list) out += (await customCard(s.state, type, entity, s.depth)) ?? defaultCard(type, entity);
   return `${out}</div>`;
@@ -130,9 +132,15 @@ function countOf(r: MrqlResult): number {
   return r.resources.length + r.notes.length + r.groups.length;
 }
 
-/** Runs (or reuses) one [mrql]/[conditional] query under the render's budget and cache. */
-export async function runInline(s: Scope, text: string, attrs: Record<string, string>): Promise<Outcome & { scopeId?: number | null }> {
-  if (s.state.restricted) return { error: 'MRQL does not run on shared pages' };
+interface InlineRequest {
+  /** The per-render cache key: same text, parameters, limit, buckets and scope run once. */
+  key: string;
+  opts: RunOptions;
+  scopeId: number | null | undefined;
+}
+
+/** What an [mrql]/[conditional] query runs with in this scope (§19.1). */
+async function inlineRequest(s: Scope, text: string, attrs: Record<string, string>): Promise<InlineRequest> {
   const params: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attrs)) if (k.startsWith('param-')) params[k.slice(6)] = v;
   const limit = int(attrs.limit, 20);
@@ -147,27 +155,85 @@ export async function runInline(s: Scope, text: string, attrs: Record<string, st
     }
   }
   const key = JSON.stringify([text, params, limit, buckets, contextScope ?? (contextScope === null ? 'none' : 'global')]);
+  return { key, opts: { limit, buckets, params, principal: s.state.principal, contextScope }, scopeId: contextScope };
+}
+
+/** False (and the one warning per page) when the render has run its budget of distinct queries. */
+function withinBudget(st: RenderState): boolean {
+  if (st.budget > 0 && st.cache.size >= st.budget) {
+    if (!st.warned) {
+      st.warned = true;
+      console.warn(`mrql: inline query budget exceeded (${st.budget} per page)`);
+    }
+    return false;
+  }
+  return true;
+}
+
+const outcomeOf = (answer: MrqlResult | MrqlError): Outcome => (answer instanceof MrqlError ? { error: answer.message } : { result: answer });
+
+/** Runs (or reuses) one [mrql]/[conditional] query under the render's budget and cache. */
+export async function runInline(s: Scope, text: string, attrs: Record<string, string>): Promise<Outcome & { scopeId?: number | null }> {
+  if (s.state.restricted) return { error: 'MRQL does not run on shared pages' };
+  const req = await inlineRequest(s, text, attrs);
   const st = s.state;
-  let pending = st.cache.get(key) as Promise<Outcome> | undefined;
+  let pending = st.cache.get(req.key) as Promise<Outcome> | undefined;
   if (!pending) {
-    if (st.budget > 0 && st.cache.size >= st.budget) {
-      if (!st.warned) {
-        st.warned = true;
-        console.warn(`mrql: inline query budget exceeded (${st.budget} per page)`);
-      }
+    if (!withinBudget(st)) {
       return { error: `inline query budget exceeded (${st.budget} per page); the remaining inline queries of this page were not run` };
     }
-    const opts: RunOptions = { limit, buckets, params, principal: st.principal, contextScope };
-    pending = st.mrql.engine.execute(text, opts, st.stats).then(
+    pending = st.mrql.engine.execute(text, req.opts, st.stats).then(
       (result) => ({ result }),
       (e: unknown) => {
         if (e instanceof MrqlError) return { error: e.message };
         throw e;
       },
     );
-    st.cache.set(key, pending);
+    st.cache.set(req.key, pending);
   }
-  return { ...(await pending), scopeId: contextScope };
+  return { ...(await pending), scopeId: req.scopeId };
+}
+
+/**
+ * Before a list of cards renders, runs the `[mrql]` shortcodes every card's template holds at
+ * its top level (so each card would run them) together, and leaves their answers in the
+ * render's cache, where each card then finds its own: one statement for a list instead of
+ * one per card (mrql.md §23.3, nested-mrql). Shortcodes under other shortcodes, saved queries
+ * and anything past the budget are left to the card's own render.
+ */
+async function prefetchCards(state: RenderState, list: { type: Entity; entity: EntityObject }[], depth: number): Promise<void> {
+  if (state.restricted || depth >= MAX_DEPTH) return;
+  const wanted: { text: string; req: InlineRequest }[] = [];
+  const seen = new Set<string>();
+  for (const { type, entity } of list) {
+    const carrier = state.lookups.carrier(type, carrierIdOf({ type, entity }));
+    if (!carrier || !carrier.mrqlResult.includes('[mrql')) continue;
+    const scope: Scope = { ctx: contextOf(state, type, entity), state, depth: depth + 1 };
+    for (const n of parseShortcodes(carrier.mrqlResult)) {
+      if (n.k !== 'code' || n.name !== 'mrql' || !n.attrs.query) continue;
+      const req = await inlineRequest(scope, n.attrs.query, n.attrs);
+      if (state.cache.has(req.key) || seen.has(req.key)) continue;
+      seen.add(req.key);
+      wanted.push({ text: n.attrs.query, req });
+    }
+  }
+  const run: typeof wanted = [];
+  for (const w of wanted) {
+    if (state.cache.size + run.length >= state.budget && state.budget > 0) break;
+    run.push(w);
+  }
+  if (run.length < 2) return;
+  const answers = state.mrql.engine.executeMany(
+    run.map((w) => ({ text: w.text, opts: w.req.opts })),
+    state.stats,
+  );
+  run.forEach((w, k) => {
+    const pending = answers.then((a) => outcomeOf(a[k]));
+    // A card that never renders (the render stopped on an error) must not leave a rejection unheard.
+    pending.catch(() => undefined);
+    state.cache.set(w.req.key, pending);
+  });
+  await answers;
 }
 
 function viewAll(text: string, savedId: number | undefined, scopeId: number | null | undefined): string {

@@ -53,6 +53,7 @@ export default [
       ['rows (GROUP BY aggregates, HAVING)', run('type = resource GROUP BY contentType COUNT() SUM(fileSize) MAX(created) HAVING COUNT() > 1 ORDER BY count DESC LIMIT 10')],
       ['rows (GROUP BY meta and month)', run('type = resource GROUP BY meta.camera, created.month COUNT() AVG(meta.rating) MIN(meta.rating) ORDER BY meta.camera')],
       ['rows (GROUP BY relation)', run('type = note GROUP BY owner, tags COUNT()')],
+      ['rows (buckets: key discovery of an unfiltered key)', run('type = resource GROUP BY contentType LIMIT 3')],
       ['rows (buckets: key discovery)', run('type = resource GROUP BY created.week, meta.camera ORDER BY created DESC LIMIT 3', { buckets: 10 })],
       [
         'rows (buckets: items of two buckets)',
@@ -63,6 +64,29 @@ export default [
             { k0_0: null, k1_0: '2024-03-11' },
           ];
           await engine.run(statements.bucketItems(p, engine.env(NOW, p), part, 0), { statements: 0, rows: 0 });
+        },
+      ],
+      [
+        'rows (cross-entity random: probe of drawn ids)',
+        async () => {
+          const p = await engine.prepare('name ~ "a" SCOPE 4 ORDER BY RANDOM() LIMIT 5', {}, { statements: 0, rows: 0 });
+          await engine.run(statements.probe(p, engine.env(NOW, p), { resource: [7, 3], note: [], group: [2] }), { statements: 0, rows: 0 });
+        },
+      ],
+      [
+        'rows (nested queries of a card list: one statement)',
+        async () => {
+          const a = await engine.prepare('type = resource ORDER BY id', { contextScope: 2, limit: 20 }, { statements: 0, rows: 0 });
+          const b = await engine.prepare('type = resource AND meta.rating > 2', { contextScope: 3, limit: 5 }, { statements: 0, rows: 0 });
+          await engine.run(statements.flatBatch([a, b], 'resource', engine.env(NOW)), { statements: 0, rows: 0 });
+        },
+      ],
+      [
+        'rows (one nested query under many scopes)',
+        async () => {
+          const p = await engine.prepare('type = note AND tags = 3 ORDER BY created DESC', { contextScope: 2, limit: 20 }, { statements: 0, rows: 0 });
+          const st = statements.flatScopes(p, [2, 3, 5], 'note', engine.env(NOW, p));
+          if (st) await engine.run(st, { statements: 0, rows: 0 });
         },
       ],
       ['rows (hydrate sampled ids)', async () => engine.run(statements.hydrate(engine.dialect, 'note', [3, 1, 2]), { statements: 0, rows: 0 })],

@@ -99,7 +99,7 @@ export const postgresDialect: Dialect = {
   existsProbeLimit: ' LIMIT 1 OFFSET 0',
   // Small sets: an array lets the planner use the index on `expr` instead of a semi-join walk.
   memberOf: (expr, set, large) => (large ? `${expr} IN (${set})` : `${expr} = ANY (ARRAY(${set}))`),
-  planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true },
+  planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true, skipScanDistinct: true },
 
   statementTimeout: (ms) => `SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`,
   isTimeout: (error) => (error as { code?: unknown } | null)?.code === '57014',

@@ -105,7 +105,7 @@ export const sqliteDialect: Dialect = {
   existsProbeLimit: ' LIMIT 1',
   // A unary + keeps the planner off the index on `expr`, so it walks the ORDER BY index instead.
   memberOf: (expr, set, large) => `${large ? '+' : ''}${expr} IN (${set})`,
-  planner: { tagIdsAsLiterals: false, lateralSmallSubtree: false },
+  planner: { tagIdsAsLiterals: false, lateralSmallSubtree: false, skipScanDistinct: false },
 
   statementTimeout: () => null,
   isTimeout: () => false,

@@ -153,6 +153,11 @@ export interface Dialect {
     tagIdsAsLiterals: boolean;
     /** Fetch a small subtree's rows group by group through a LATERAL join on the owner index. */
     lateralSmallSubtree: boolean;
+    /**
+     * List an indexed column's distinct values with one index probe per value (a recursive
+     * MIN walk), where DISTINCT would read every index entry (the engine has no skip scan).
+     */
+    skipScanDistinct: boolean;
   };
 
   // ---- execution
