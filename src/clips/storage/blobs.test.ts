@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BlobStore, BlobTooLargeError } from './blobs.js';
-import { KeyedLock } from './keyed-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'stacks-blobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,22 +61,5 @@ describe('blob store', () => {
 
   it('rejects anything but a hex hash as a path', () => {
     expect(() => store.pathOf('../../etc/passwd')).toThrow();
-  });
-});
-
-describe('keyed lock', () => {
-  it('runs work for one key one at a time, other keys in parallel, and survives failures', async () => {
-    const lock = new KeyedLock();
-    const log: string[] = [];
-    const step = (key: string, name: string, ms: number, fail = false) =>
-      lock.run(key, async () => {
-        log.push(`${name} start`);
-        await new Promise((r) => setTimeout(r, ms));
-        log.push(`${name} end`);
-        if (fail) throw new Error(name);
-      });
-    await Promise.allSettled([step('h', 'a', 30, true), step('h', 'b', 1), step('other', 'c', 1)]);
-    expect(log.indexOf('a end')).toBeLessThan(log.indexOf('b start'));
-    expect(log.indexOf('c start')).toBeLessThan(log.indexOf('a end'));
   });
 });

@@ -6,9 +6,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KeyedLock } from './keyed-lock.js';
+import { renameDurably } from '../../core/storage/file-store.js';
+import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { Reclaimer } from './reclaim.js';
 
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
@@ -116,17 +117,11 @@ export class BlobStore {
    * refers to the hash, the blob is collected again.
    */
   async commit<T>(staged: StagedBlob, write: () => Promise<T>, referenced: Referenced): Promise<T> {
-    return this.lock.run(staged.hash, async () => {
+    return this.lock.with(staged.hash, async () => {
       const target = this.pathOf(staged.hash);
       try {
-        if (existsSync(target)) {
-          await unlink(staged.tmpPath).catch(() => undefined);
-        } else {
-          const dir = join(target, '..');
-          await mkdir(dir, { recursive: true, mode: 0o755 });
-          await rename(staged.tmpPath, target);
-          await syncDir(dir);
-        }
+        if (existsSync(target)) await unlink(staged.tmpPath).catch(() => undefined);
+        else await renameDurably(staged.tmpPath, target);
       } catch (e) {
         await unlink(staged.tmpPath).catch(() => undefined);
         throw e;
@@ -142,7 +137,7 @@ export class BlobStore {
   /** After rows were removed or repointed: unlinks every listed blob no row refers to any more. */
   async release(hashes: Iterable<string>, referenced: Referenced): Promise<void> {
     for (const hash of new Set(hashes)) {
-      await this.lock.run(hash, () => this.collectLocked(hash, referenced));
+      await this.lock.with(hash, () => this.collectLocked(hash, referenced));
     }
   }
 
@@ -205,12 +200,3 @@ function safeList(dir: string): string[] {
   }
 }
 
-/** Makes a rename durable: the directory entry itself is flushed. */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
