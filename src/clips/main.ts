@@ -22,6 +22,11 @@ import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
+import { WatchImporter } from './watch/importer.js';
+import { WatchManager } from './watch/manager.js';
+import { WatchRepository } from './watch/repository.js';
+import { registerWatchRoutes } from './watch/routes.js';
+import { WatchService } from './watch/service.js';
 
 export const SHUTDOWN_GRACE_MS = 5_000;
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -32,6 +37,7 @@ export interface ClipServices {
   metadata: MetadataService;
   tags: TagService;
   dedup: DedupService;
+  watch: WatchService;
 }
 
 export interface RunningClips {
@@ -56,14 +62,19 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const store = await openStore(config, options.clock, log);
   const { ctx } = store;
 
+  const clips = new ClipService(ctx);
+  const tags = new TagService(ctx);
+  const watchRepo = new WatchRepository(ctx.db);
+  const importer = new WatchImporter(ctx, clips, watchRepo, tags.repo, log);
+  const watcher = new WatchManager(watchRepo, importer, { debounceMs: config.watchDebounceMs, recheckMs: config.watchRecheckMs }, log);
   const services: ClipServices = {
     keys: new KeyService(ctx),
-    clips: new ClipService(ctx),
+    clips,
     metadata: new MetadataService(ctx),
-    tags: new TagService(ctx),
-    dedup: undefined as unknown as DedupService,
+    tags,
+    dedup: new DedupService(ctx, clips),
+    watch: new WatchService(ctx, watchRepo, tags.repo, watcher, importer),
   };
-  services.dedup = new DedupService(ctx, services.clips);
   if (config.bootstrapKey) await services.keys.bootstrap(log);
 
   const cleanup = new CleanupJob(
@@ -74,6 +85,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     config.cleanupIntervalMs,
   );
   cleanup.start();
+  await watcher.start();
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
@@ -93,10 +105,12 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerBulkRoutes(routes, ctx, services.clips, services.tags);
   registerTagRoutes(routes, services.tags, services.clips);
   registerDedupRoutes(routes, services.dedup, services.clips);
+  registerWatchRoutes(routes, services.watch);
 
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
+    await watcher.close();
     await cleanup.stop();
     await store.close();
     const code = (e as NodeJS.ErrnoException).code;
@@ -121,6 +135,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
         } finally {
           clearTimeout(force);
         }
+        await watcher.close();
         await cleanup.stop();
         await store.close();
       })();

@@ -164,3 +164,16 @@ export async function fixtureF(t: TestClips): Promise<FixtureF> {
 }
 
 export const ids = (r: Reply<{ clips: { id: number }[] }>) => r.body.clips.map((c) => c.id);
+
+/** Polls `probe` until it returns a truthy value (returned) or `timeoutMs` passes (throws). */
+export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
