@@ -1,23 +1,33 @@
-// Wires configuration → store → services → routes → cleanup job, and starts listening
-// (companion §1.2). close() stops accepting connections, gives in-flight requests at most 5
-// seconds, then cuts the rest and closes the database (§1.3).
+// Wires configuration → store → services → routes → background work, and starts listening
+// (companion §1.2). close() stops accepting connections, gives in-flight requests (and those of
+// every tag server) at most 5 seconds, then stops the watchers and the cleanup job, closes the
+// database and empties the clipboard temp files (§1.3).
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '../core/http/server.js';
-import { CleanupJob } from './cleanup/job.js';
-import type { Clock } from './clock.js';
-import type { ClipConfig } from './config.js';
-import type { ClipContext } from './context.js';
+import { registerBackupRoutes } from './backup/routes.js';
+import { BackupService } from './backup/service.js';
 import { registerBulkRoutes } from './bulk/routes.js';
+import { CleanupJob } from './cleanup/job.js';
+import { registerClipboardRoutes } from './clipboard/routes.js';
+import { ClipboardService } from './clipboard/service.js';
+import { ClipTempFiles } from './clipboard/temp-files.js';
+import type { Clock } from './clock.js';
 import { MetadataService } from './clips/metadata.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { ClipService } from './clips/service.js';
 import { MAX_UPLOAD_BODY } from './clips/upload.js';
+import type { ClipConfig } from './config.js';
+import type { ClipContext } from './context.js';
 import { registerDedupRoutes } from './dedup/routes.js';
 import { DedupService } from './dedup/service.js';
+import { closeGracefully } from './http/close.js';
 import { CORS_HEADERS, registerConventions } from './http/conventions.js';
 import { clipRegistry, type RequestStats } from './http/routes.js';
 import { registerKeyRoutes } from './keys/routes.js';
 import { KeyService } from './keys/service.js';
+import { TagServers } from './serve/manager.js';
+import { ServeRepository } from './serve/repository.js';
+import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
@@ -38,6 +48,10 @@ export interface ClipServices {
   tags: TagService;
   dedup: DedupService;
   watch: WatchService;
+  servers: TagServers;
+  backups: BackupService;
+  clipboard: ClipboardService;
+  tempFiles: ClipTempFiles;
 }
 
 export interface RunningClips {
@@ -55,6 +69,8 @@ export interface StartOptions {
   log?: (msg: string) => void;
   /** Injectable clock (tests move time instead of waiting). */
   clock?: Clock;
+  /** Environment the clipboard backend is chosen from (default: the process environment). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startClips(config: ClipConfig, options: StartOptions = {}): Promise<RunningClips> {
@@ -64,9 +80,32 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
 
   const clips = new ClipService(ctx);
   const tags = new TagService(ctx);
+  const tempFiles = new ClipTempFiles(ctx.config.dataDir, ctx.blobs, ctx.clock);
   const watchRepo = new WatchRepository(ctx.db);
   const importer = new WatchImporter(ctx, clips, watchRepo, tags.repo, log);
   const watcher = new WatchManager(watchRepo, importer, { debounceMs: config.watchDebounceMs, recheckMs: config.watchRecheckMs }, log);
+  const servers = new TagServers({ ctx, clips, tags, tagRepo: tags.repo, repo: new ServeRepository(ctx.db), tempFiles });
+  let stoppedServers: Awaited<ReturnType<TagServers['stopAll']>> = [];
+  const backups = new BackupService(ctx, clips, [
+    { suspend: () => watcher.suspend(), resume: () => watcher.resume() },
+    {
+      begin: () => servers.setRestoring(true),
+      // Tag ids may mean other tags after a restore: servers stop, and stay stopped unless the
+      // swap failed and nothing changed.
+      suspend: async () => {
+        stoppedServers = await servers.stopAll();
+      },
+      resume: async (restored) => {
+        if (restored) return;
+        for (const s of stoppedServers) {
+          const tag = await tags.repo.find(s.tagId);
+          if (tag) await servers.start(tag, s.options).catch((e: unknown) => log(`restore: could not restart the server of tag ${s.tagId}: ${(e as Error).message}`));
+        }
+      },
+      end: () => servers.setRestoring(false),
+    },
+    { suspend: async () => undefined, resume: async (restored) => (restored ? tempFiles.clear() : undefined) },
+  ], log);
   const services: ClipServices = {
     keys: new KeyService(ctx),
     clips,
@@ -74,13 +113,24 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     tags,
     dedup: new DedupService(ctx, clips),
     watch: new WatchService(ctx, watchRepo, tags.repo, watcher, importer),
+    servers,
+    backups,
+    clipboard: new ClipboardService(ctx, clips, tempFiles, () => options.env ?? process.env),
+    tempFiles,
   };
   if (config.bootstrapKey) await services.keys.bootstrap(log);
+
+  // A deleted tag is no longer served; a deleted clip's clipboard copy goes with it.
+  ctx.events.subscribe((name, payload) => {
+    if (name === 'tag:deleted') void servers.stop(payload as number);
+    if (name === 'clip:deleted') void tempFiles.forget(payload as number);
+  });
 
   const cleanup = new CleanupJob(
     [
       { name: 'expired clips', run: () => services.clips.deleteExpired() },
       { name: 'revoked keys', run: () => services.keys.purgeRevoked() },
+      { name: 'clipboard temp files', run: () => tempFiles.prune() },
     ],
     config.cleanupIntervalMs,
   );
@@ -102,17 +152,24 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerStatusRoute(routes, listener, stats);
   registerKeyRoutes(routes, services.keys);
   registerClipRoutes(routes, ctx, services.clips, services.metadata, services.tags);
-  registerBulkRoutes(routes, ctx, services.clips, services.tags);
+  registerBulkRoutes(routes, ctx, services.clips, services.tags, services.clipboard);
   registerTagRoutes(routes, services.tags, services.clips);
   registerDedupRoutes(routes, services.dedup, services.clips);
   registerWatchRoutes(routes, services.watch);
+  registerServeRoutes(routes, servers, tags.repo);
+  registerBackupRoutes(routes, ctx, backups);
+  registerClipboardRoutes(routes, services.clipboard);
 
-  try {
-    await app.listen({ host: config.host, port: config.port });
-  } catch (e) {
+  const stopBackground = async () => {
     await watcher.close();
     await cleanup.stop();
     await store.close();
+    await tempFiles.clear();
+  };
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (e) {
+    await stopBackground();
     const code = (e as NodeJS.ErrnoException).code;
     throw new Error(`cannot listen on ${config.host}:${config.port}${code ? ` (${code})` : ''}: ${(e as Error).message}`);
   }
@@ -129,15 +186,8 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     port: listener.port,
     close() {
       closing ??= (async () => {
-        const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(force);
-        }
-        await watcher.close();
-        await cleanup.stop();
-        await store.close();
+        await Promise.all([closeGracefully(app, SHUTDOWN_GRACE_MS), servers.stopAll()]);
+        await stopBackground();
       })();
       return closing;
     },

@@ -81,12 +81,16 @@ async function toReply<T>(res: Response): Promise<Reply<T>> {
   return { status: res.status, headers: res.headers, body: body as T, text };
 }
 
-export async function startTestClips(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestClips> {
+/**
+ * `clipboardEnv` is what the clipboard backend is chosen from: by default PATH only (no
+ * display), so clipboard requests answer 501 whatever the machine running the tests has.
+ */
+export async function startTestClips(args: string[] = [], env: NodeJS.ProcessEnv = {}, clipboardEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<TestClips> {
   const dir = mkdtempSync(join(tmpdir(), 'stacks-clips-test-'));
   const dataDir = join(dir, 'data');
   const { config } = parseClipArgs(['--port', '0', '--data-dir', dataDir, '-quiet', ...args], env);
   const clock = new ManualClock();
-  const svc = await startClips(config, { clock, log: () => undefined });
+  const svc = await startClips(config, { clock, log: () => undefined, env: clipboardEnv });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const t: TestClips = {
     svc,

@@ -63,3 +63,30 @@ describe('blob store', () => {
     expect(() => store.pathOf('../../etc/passwd')).toThrow();
   });
 });
+
+describe('collection hold', () => {
+  it('defers deletions while held and checks them again on release', async () => {
+    const staged = await store.stage(chunks('held bytes'), 100);
+    await store.commit(staged, async () => undefined, () => true);
+    let referenced = false;
+    const release = store.holdCollection();
+    await store.release([staged.hash], () => referenced);
+    expect(existsSync(store.pathOf(staged.hash))).toBe(true);
+    const second = store.holdCollection();
+    await release();
+    expect(existsSync(store.pathOf(staged.hash))).toBe(true);
+    await second();
+    expect(existsSync(store.pathOf(staged.hash))).toBe(false);
+    referenced = true;
+  });
+
+  it('places staged bytes without a row, and collects everything unreferenced on demand', async () => {
+    const a = await store.stage(chunks('placed a'), 100);
+    const b = await store.stage(chunks('placed b'), 100);
+    await store.place(a);
+    await store.place(b);
+    expect(store.exists(a.hash) && store.exists(b.hash)).toBe(true);
+    await store.collectAll((h) => h === a.hash);
+    expect([store.exists(a.hash), store.exists(b.hash)]).toEqual([true, false]);
+  });
+});

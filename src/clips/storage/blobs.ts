@@ -37,6 +37,9 @@ export class BlobStore {
   readonly blobDir: string;
   readonly tmpDir: string;
   private readonly lock = new KeyedLock();
+  /** While held (a backup reading blobs, a restore placing them), collection is deferred. */
+  private holds = 0;
+  private readonly deferred = new Map<string, Referenced>();
 
   constructor(dataDir: string) {
     this.blobDir = join(dataDir, 'blobs', 'sha256');
@@ -112,6 +115,41 @@ export class BlobStore {
   }
 
   /**
+   * Moves staged bytes into place without a row yet (a restore, whose rows commit later while
+   * collection is held). Content already stored keeps its file.
+   */
+  async place(staged: { hash: string; tmpPath: string }): Promise<void> {
+    await this.lock.with(staged.hash, async () => {
+      const target = this.pathOf(staged.hash);
+      try {
+        if (existsSync(target)) await unlink(staged.tmpPath).catch(() => undefined);
+        else await renameDurably(staged.tmpPath, target);
+      } catch (e) {
+        await unlink(staged.tmpPath).catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * Defers every blob deletion until the returned release runs: a backup reads the blobs of
+   * its snapshot after rows may have gone, and a restore places blobs before their rows exist.
+   * Deferred deletions are checked again on release.
+   */
+  holdCollection(): () => Promise<void> {
+    this.holds++;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      if (--this.holds > 0) return;
+      const pending = [...this.deferred];
+      this.deferred.clear();
+      for (const [hash, referenced] of pending) await this.release([hash], referenced);
+    };
+  }
+
+  /**
    * Moves the staged bytes into place (unless that content is already stored), then runs
    * `write` (the row insert) under the hash lock. When `write` fails, or writes no row that
    * refers to the hash, the blob is collected again.
@@ -141,7 +179,22 @@ export class BlobStore {
     }
   }
 
+  /** Unlinks every stored blob no row refers to (after a restore replaced the rows). */
+  async collectAll(referenced: Referenced): Promise<void> {
+    for (const a of safeList(this.blobDir)) {
+      for (const b of safeList(join(this.blobDir, a))) {
+        for (const hash of safeList(join(this.blobDir, a, b))) {
+          if (/^[0-9a-f]{64}$/.test(hash)) await this.release([hash], referenced);
+        }
+      }
+    }
+  }
+
   private async collectLocked(hash: string, referenced: Referenced): Promise<void> {
+    if (this.holds > 0) {
+      this.deferred.set(hash, referenced);
+      return;
+    }
     try {
       if (await referenced(hash)) return;
       await unlink(this.pathOf(hash));
