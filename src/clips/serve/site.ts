@@ -196,7 +196,7 @@ export function registerSite(app: FastifyInstance, deps: SiteDeps, state: SiteSt
     const clip = await document(stem);
     if (req.method === 'GET') return reply.send(getAt(await readDocument(clip), jsonPath));
 
-    const body = jsonBody(req);
+    const body = req.method === 'DELETE' ? null : jsonBody(req);
     return deps.writeLock.with(String(clip.id), async () => {
       // Read again under the lock: a write that just finished changed the bytes.
       const current = (await repo.filesAt((await servedTag()).id, now())).find((c) => c.id === clip.id);
