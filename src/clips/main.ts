@@ -96,11 +96,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
         stoppedServers = await servers.stopAll();
       },
       resume: async (restored) => {
-        if (restored) return;
-        for (const s of stoppedServers) {
-          const tag = await tags.repo.find(s.tagId);
-          if (tag) await servers.start(tag, s.options).catch((e: unknown) => log(`restore: could not restart the server of tag ${s.tagId}: ${(e as Error).message}`));
-        }
+        if (!restored) await servers.restart(stoppedServers, log);
       },
       end: () => servers.setRestoring(false),
     },

@@ -203,13 +203,16 @@ export async function prepareRestore(zipPath: string, ctx: ClipContext, archiveL
     // Pass two: every blob is hashed (kept only when a row needs bytes the store lacks),
     // every safe plugin source is staged.
     let blobSeq = 0;
-    await eachEntry(zip, async (entry, name) => {
+    closeZip(zip);
+    zip = await openZip(zipPath);
+    const second = zip;
+    await eachEntry(second, async (entry, name) => {
       if (name.startsWith('blobs/') && !name.endsWith('/')) {
         const claimed = name.slice('blobs/'.length);
         if (!HASH.test(claimed)) throw refused(`invalid blob entry name: ${name}`);
         const keep = stagingDb.needsContent(claimed) && !ctx.blobs.exists(claimed) && !newBlobs.has(claimed);
         const path = keep ? join(dir, `blob-${++blobSeq}`) : undefined;
-        const { hash, size } = await digest(entryChunks(zip!, entry), MAX_CLIP_BYTES, path);
+        const { hash, size } = await digest(entryChunks(second, entry), MAX_CLIP_BYTES, path);
         if (hash !== claimed) {
           if (path) await rm(path, { force: true });
           throw refused(`backup blob ${claimed} does not match its content (sha256 ${hash})`);
@@ -217,7 +220,7 @@ export async function prepareRestore(zipPath: string, ctx: ClipContext, archiveL
         proven.set(hash, size);
         if (path) newBlobs.set(hash, path);
       } else if (name.startsWith('plugins/') && PLUGIN_FILE.test(name.slice('plugins/'.length))) {
-        await writeFile(join(pluginDir, name.slice('plugins/'.length)), await readAll(entryChunks(zip!, entry), MAX_PLUGIN_BYTES));
+        await writeFile(join(pluginDir, name.slice('plugins/'.length)), await readAll(entryChunks(second, entry), MAX_PLUGIN_BYTES));
       }
     });
 

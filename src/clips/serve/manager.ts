@@ -48,6 +48,19 @@ export class TagServers {
 
   async start(tag: TagRow, options: ServeOptions): Promise<TagServerJson> {
     if (this.restoring) throw conflict('restore in progress');
+    return this.launch(tag, options);
+  }
+
+  /** Starts servers again as they ran (a restore whose swap failed changed nothing). */
+  async restart(servers: readonly { tagId: number; options: ServeOptions }[], log: (msg: string) => void): Promise<void> {
+    const tags = new Map((await this.deps.tagRepo.findMany(servers.map((s) => s.tagId))).map((t) => [t.id, t]));
+    for (const s of servers) {
+      const tag = tags.get(s.tagId);
+      if (tag) await this.launch(tag, s.options).catch((e: unknown) => log(`could not restart the server of tag ${s.tagId}: ${(e as Error).message}`));
+    }
+  }
+
+  private async launch(tag: TagRow, options: ServeOptions): Promise<TagServerJson> {
     if (this.running.has(tag.id) || this.starting.has(tag.id)) throw conflict(`tag ${tag.id} is already being served`);
     this.starting.add(tag.id);
     try {
