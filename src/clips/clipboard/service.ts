@@ -4,7 +4,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { isTextType } from '../clips/content-type.js';
 import type { ClipRow } from '../clips/repository.js';
@@ -66,6 +65,8 @@ export class ClipboardService {
     if (kind === 'text' || type === 'image/png') return this.run(kind, createReadStream(path), choice);
     let png: Buffer;
     try {
+      // Loaded on first use: the image library's native code is not part of every start.
+      const { default: sharp } = await import('sharp');
       png = await sharp(path, { limitInputPixels: MAX_PIXELS }).png().toBuffer();
     } catch (e) {
       throw badRequest(`cannot convert ${type} to PNG for the clipboard: ${(e as Error).message}`);
