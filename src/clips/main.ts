@@ -108,7 +108,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     metadata: new MetadataService(ctx),
     tags,
     dedup: new DedupService(ctx, clips),
-    watch: new WatchService(ctx, watchRepo, tags.repo, watcher, importer),
+    watch: new WatchService(ctx, watchRepo, tags.repo, watcher),
     servers,
     backups,
     clipboard: new ClipboardService(ctx, clips, tempFiles, () => options.env ?? process.env),

@@ -1,7 +1,7 @@
 // Watch folders on real temporary directories (companion §7, test cases T139–T153): filters,
 // auto-archive and auto-tag, dot-files and sub-directories, moves and pieces, pauses, the scan
 // of existing files, folders that vanish and come back, the size limit, and events.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +210,21 @@ describe('importing', () => {
     await imported('b.txt');
     await waitFor(() => !existsSync(join(dir, 'a.txt')) && !existsSync(join(dir, 'b.txt')), 2000, 'folder emptied');
     expect(existsSync(join(dir, '.dot.txt'))).toBe(true);
+  });
+
+  it('imports files that arrive while a scan empties the folder', async () => {
+    const dir = folder();
+    for (let i = 0; i < 150; i++) writeFileSync(join(dir, `bulk-${String(i).padStart(3, '0')}.txt`), `bulk file ${i}`);
+    const w = await watch({ path: dir, process_existing: true });
+    await waitFor(() => readdirSync(dir).length < 150, 5000, 'the scan to start');
+    writeFileSync(join(dir, 'late.txt'), 'arrived during the scan');
+    await waitFor(() => readdirSync(dir).length === 0, 20000, 'the folder to be emptied');
+    expect(await clipNamed('late.txt')).toBeDefined();
+    expect(await clipNamed('bulk-149.txt')).toBeDefined();
+    // The watcher is back afterwards.
+    writeFileSync(join(dir, 'after-scan.txt'), 'watched again');
+    await imported('after-scan.txt');
+    await t.req(f.KA, 'DELETE', `/watch/${w.id}`);
   });
 
   it('leaves files over 100 MiB in place', async () => {

@@ -111,22 +111,25 @@ export class WatchImporter {
   /**
    * The one-time scan (§7.5): the folder's direct regular files, dot-files left out, by name;
    * only their names are held, never their contents. One failing file does not stop it.
+   * `only` narrows the names (a second pass over what arrived during the first).
    */
-  async scan(folderId: number, mode: ImportMode, stop: () => boolean = () => false): Promise<{ imported: number; failed: number }> {
+  async scan(
+    folderId: number,
+    mode: ImportMode,
+    options: { stop?: () => boolean; only?: (name: string) => boolean } = {},
+  ): Promise<{ names: Set<string>; imported: number; failed: number }> {
     const folder = await this.repo.find(folderId);
-    const counts = { imported: 0, failed: 0 };
-    if (!folder) return counts;
-    const names: string[] = [];
+    const result = { names: new Set<string>(), imported: 0, failed: 0 };
+    if (!folder) return result;
     for await (const entry of await opendir(folder.path, { bufferSize: 256 })) {
-      if (entry.isFile() && !isHidden(entry.name)) names.push(entry.name);
+      if (entry.isFile() && !isHidden(entry.name) && (options.only?.(entry.name) ?? true)) result.names.add(entry.name);
     }
-    names.sort();
-    for (const name of names) {
-      if (stop()) break;
+    for (const name of [...result.names].sort()) {
+      if (options.stop?.()) break;
       const outcome = await this.importFile(folderId, join(folder.path, name), mode);
-      if (outcome === 'imported') counts.imported++;
-      if (outcome === 'failed') counts.failed++;
+      if (outcome === 'imported') result.imported++;
+      if (outcome === 'failed') result.failed++;
     }
-    return counts;
+    return result;
   }
 }

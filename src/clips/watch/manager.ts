@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { fileMatches, isHidden } from './filters.js';
-import { folderFilter, type WatchImporter } from './importer.js';
+import { folderFilter, type ImportMode, type WatchImporter } from './importer.js';
 import type { WatchRepository, WatchRow } from './repository.js';
 
 const IMPORT_CONCURRENCY = 2;
@@ -57,6 +57,8 @@ export class WatchManager {
   private active = 0;
   private readonly idle: (() => void)[] = [];
   private readonly scans = new Set<Promise<unknown>>();
+  /** Folders being scanned: their watcher is set aside meanwhile (see scan). */
+  private readonly scanning = new Map<number, number>();
   private recheck: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> = Promise.resolve();
   /** Set while suspended (restore) or closed: nothing new starts. */
@@ -88,7 +90,7 @@ export class WatchManager {
     const wanted = new Map<number, { row: WatchRow; signature: string }>();
     if (!globalPaused) {
       for (const row of await this.repo.list()) {
-        const ino = row.is_paused === 0 ? directoryInode(row.path) : null;
+        const ino = row.is_paused === 0 && !this.scanning.has(row.id) ? directoryInode(row.path) : null;
         if (ino !== null) wanted.set(row.id, { row, signature: JSON.stringify([row.path, ino, row.filter_mode, row.filter_presets, row.filter_regex]) });
       }
     }
@@ -183,11 +185,31 @@ export class WatchManager {
     }
   }
 
+  /**
+   * Imports the files already in a folder (§7.5). Its watcher is set aside meanwhile: chokidar
+   * lists and stats the whole folder again whenever it changes, which a scan emptying a large
+   * folder would make quadratic. Files that arrived before the watcher is back are taken by a
+   * second pass over the names the first one did not list.
+   */
+  async scan(folderId: number, mode: ImportMode): Promise<void> {
+    this.scanning.set(folderId, (this.scanning.get(folderId) ?? 0) + 1);
+    let first: Set<string>;
+    try {
+      await this.refresh();
+      first = (await this.importer.scan(folderId, mode, { stop: () => this.stopped })).names;
+    } finally {
+      const left = this.scanning.get(folderId)! - 1;
+      if (left > 0) this.scanning.set(folderId, left);
+      else this.scanning.delete(folderId);
+      await this.refresh();
+    }
+    await this.importer.scan(folderId, mode, { stop: () => this.stopped, only: (name) => !first.has(name) });
+  }
+
   /** Runs a scan in the background (process_existing on creation); it stops with the manager. */
   scanInBackground(folderId: number): void {
     if (this.stopped) return;
-    const scan = this.importer
-      .scan(folderId, 'watch', () => this.stopped)
+    const scan = this.scan(folderId, 'watch')
       .catch((e: unknown) => this.log(`watch scan of folder ${folderId} failed: ${(e as Error).message}`))
       .finally(() => this.scans.delete(scan));
     this.scans.add(scan);

@@ -8,7 +8,7 @@ import { isoStamp, rfc3339 } from '../clock.js';
 import type { ClipContext } from '../context.js';
 import type { Json } from '../http/input.js';
 import type { TagRepository } from '../tags/repository.js';
-import { folderFilter, type WatchImporter } from './importer.js';
+import { folderFilter } from './importer.js';
 import { readFolderInput, type FolderInput } from './input.js';
 import { isDirectory, type WatchManager } from './manager.js';
 import type { WatchPatch, WatchRepository, WatchRow } from './repository.js';
@@ -58,7 +58,6 @@ export class WatchService {
     readonly repo: WatchRepository,
     private readonly tags: TagRepository,
     private readonly manager: WatchManager,
-    private readonly importer: WatchImporter,
   ) {}
 
   async list(): Promise<{ folders: WatchFolderJson[]; total: number }> {
@@ -161,7 +160,7 @@ export class WatchService {
   async process(id: number): Promise<void> {
     const row = await this.require(id);
     if (!isDirectory(row.path)) throw badRequest(`folder does not exist: ${row.path}`);
-    await this.importer.scan(id, 'explicit');
+    await this.manager.scan(id, 'explicit');
   }
 
   scanInBackground(id: number): void {
