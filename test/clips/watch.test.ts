@@ -227,6 +227,22 @@ describe('importing', () => {
     await t.req(f.KA, 'DELETE', `/watch/${w.id}`);
   });
 
+  it('takes a burst of files, written fresh or moved in, all of them', async () => {
+    const dir = folder();
+    const w = await watch({ path: dir });
+    const outside = folder();
+    for (let i = 0; i < 80; i++) writeFileSync(join(outside, `moved-${i}.txt`), `moved ${i}`);
+    for (let i = 0; i < 80; i++) renameSync(join(outside, `moved-${i}.txt`), join(dir, `moved-${i}.txt`));
+    for (let i = 0; i < 80; i++) writeFileSync(join(dir, `fresh-${i}.txt`), `fresh ${i}`);
+    await waitFor(() => readdirSync(dir).length === 0, 30000, 'the burst to be imported');
+    const listed = await t.req<{ total: number }>(f.KA, 'GET', '/clips?search=fresh-&limit=1');
+    expect(listed.body.total).toBe(80);
+    expect((await t.req<{ total: number }>(f.KA, 'GET', '/clips?search=moved-&limit=1')).body.total).toBe(80);
+    writeFileSync(join(dir, 'after-burst.txt'), 'watched again');
+    await imported('after-burst.txt');
+    await t.req(f.KA, 'DELETE', `/watch/${w.id}`);
+  });
+
   it('leaves files over 100 MiB in place', async () => {
     const dir = folder();
     const w = await watch({ path: dir });

@@ -16,7 +16,8 @@ import type { WatchRepository, WatchRow } from './repository.js';
 
 /** 'watch': an event or the scan after creation, which honour pauses; 'explicit': POST /process. */
 export type ImportMode = 'watch' | 'explicit';
-export type ImportOutcome = 'imported' | 'skipped' | 'failed';
+/** 'unsettled': the file was still being written (or is too fresh); a later attempt takes it. */
+export type ImportOutcome = 'imported' | 'skipped' | 'failed' | 'unsettled';
 
 const READ_CHUNK = 1024 * 1024;
 
@@ -48,8 +49,9 @@ export class WatchImporter {
     private readonly log: (msg: string) => void,
   ) {}
 
-  importFile(folderId: number, path: string, mode: ImportMode): Promise<ImportOutcome> {
-    return this.paths.with(path, () => this.importLocked(folderId, path, mode));
+  /** `quietMs`: leave a file modified less than this long ago (a scan standing in for events). */
+  importFile(folderId: number, path: string, mode: ImportMode, quietMs = 0): Promise<ImportOutcome> {
+    return this.paths.with(path, () => this.importLocked(folderId, path, mode, quietMs));
   }
 
   private fail(path: string, reason: string): ImportOutcome {
@@ -57,7 +59,7 @@ export class WatchImporter {
     return 'failed';
   }
 
-  private async importLocked(folderId: number, path: string, mode: ImportMode): Promise<ImportOutcome> {
+  private async importLocked(folderId: number, path: string, mode: ImportMode, quietMs: number): Promise<ImportOutcome> {
     const folder = await this.repo.find(folderId);
     if (!folder) return 'skipped';
     if (mode === 'watch' && (folder.is_paused === 1 || (await this.repo.globalPaused()))) return 'skipped';
@@ -68,6 +70,7 @@ export class WatchImporter {
     const before = await lstat(path).catch(() => null);
     if (!before?.isFile()) return 'skipped';
     if (before.size > MAX_CLIP_BYTES) return this.fail(path, 'file exceeds 100 MiB limit');
+    if (quietMs > 0 && Date.now() - before.mtimeMs < quietMs) return 'unsettled';
 
     this.ctx.events.emit('watch:file_detected', { path, folder_id: folder.id });
     let staged;
@@ -81,7 +84,7 @@ export class WatchImporter {
     const after = await lstat(path).catch(() => null);
     if (!after || changed(before, after)) {
       await this.ctx.blobs.discard(staged);
-      return 'skipped';
+      return after ? 'unsettled' : 'skipped';
     }
 
     const tag = folder.auto_tag_id === null ? undefined : await this.tags.find(folder.auto_tag_id);
@@ -111,22 +114,26 @@ export class WatchImporter {
   /**
    * The one-time scan (§7.5): the folder's direct regular files, dot-files left out, by name;
    * only their names are held, never their contents. One failing file does not stop it.
-   * `only` narrows the names (a second pass over what arrived during the first).
+   * `only` narrows the names (a second pass); `settled` are the names this scan is done with,
+   * `unsettled` those still being written.
    */
   async scan(
     folderId: number,
     mode: ImportMode,
-    options: { stop?: () => boolean; only?: (name: string) => boolean } = {},
-  ): Promise<{ names: Set<string>; imported: number; failed: number }> {
+    options: { stop?: () => boolean; only?: (name: string) => boolean; quietMs?: number } = {},
+  ): Promise<{ settled: Set<string>; unsettled: string[]; imported: number; failed: number }> {
     const folder = await this.repo.find(folderId);
-    const result = { names: new Set<string>(), imported: 0, failed: 0 };
+    const result = { settled: new Set<string>(), unsettled: [] as string[], imported: 0, failed: 0 };
     if (!folder) return result;
+    const names: string[] = [];
     for await (const entry of await opendir(folder.path, { bufferSize: 256 })) {
-      if (entry.isFile() && !isHidden(entry.name) && (options.only?.(entry.name) ?? true)) result.names.add(entry.name);
+      if (entry.isFile() && !isHidden(entry.name) && (options.only?.(entry.name) ?? true)) names.push(entry.name);
     }
-    for (const name of [...result.names].sort()) {
+    for (const name of names.sort()) {
       if (options.stop?.()) break;
-      const outcome = await this.importFile(folderId, join(folder.path, name), mode);
+      const outcome = await this.importFile(folderId, join(folder.path, name), mode, options.quietMs);
+      if (outcome === 'unsettled') result.unsettled.push(name);
+      else result.settled.add(name);
       if (outcome === 'imported') result.imported++;
       if (outcome === 'failed') result.failed++;
     }

@@ -4,13 +4,15 @@
 // path has been quiet that long, through a small queue so a burst of files is imported a few
 // at a time. Folders missing on disk are looked for again periodically.
 import { statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { fileMatches, isHidden } from './filters.js';
 import { folderFilter, type ImportMode, type WatchImporter } from './importer.js';
 import type { WatchRepository, WatchRow } from './repository.js';
 
 const IMPORT_CONCURRENCY = 2;
+/** More files than this waiting in one folder is a burst, taken by a scan (see touch). */
+export const BURST_FILES = 64;
 const READY_TIMEOUT_MS = 10_000;
 
 interface Running {
@@ -52,6 +54,8 @@ export interface WatchTiming {
 export class WatchManager {
   private readonly running = new Map<number, Running>();
   private readonly timers = new Map<string, { folderId: number; timer: NodeJS.Timeout }>();
+  /** Debounce timers per folder. */
+  private readonly waiting = new Map<number, number>();
   private readonly queue: Job[] = [];
   private readonly queued = new Set<string>();
   private active = 0;
@@ -113,7 +117,7 @@ export class WatchManager {
       if (dirname(path) === root) this.touch(row.id, path);
     };
     watcher.on('add', onFile).on('change', onFile);
-    watcher.on('unlink', (path: string) => this.cancel(path));
+    watcher.on('unlink', (path: string) => this.forget(path));
     watcher.on('unlinkDir', (path: string) => {
       if (path !== root) return;
       // The folder went away: drop this watcher; the re-check watches it again once it is back.
@@ -136,30 +140,43 @@ export class WatchManager {
     const run = this.running.get(id);
     if (!run) return;
     this.running.delete(id);
-    for (const [path, t] of this.timers) {
-      if (t.folderId === id) {
-        clearTimeout(t.timer);
-        this.timers.delete(path);
-      }
-    }
+    for (const [path, t] of this.timers) if (t.folderId === id) this.forget(path);
     await run.watcher.close();
   }
 
-  /** An event for `path`: (re)start its debounce timer. */
-  private touch(folderId: number, path: string): void {
+  /**
+   * An event for `path`: (re)start its debounce timer. A burst — more than BURST_FILES files of
+   * one folder waiting — is handed to a scan instead, which imports the files that have been
+   * quiet for the debounce time (by modification time) without the watcher: chokidar lists and
+   * stats the whole folder once a second while it changes, which a burst of thousands of files
+   * would turn into most of the work.
+   */
+  private touch(folderId: number, path: string, mayBurst = true): void {
     const previous = this.timers.get(path);
     if (previous) clearTimeout(previous.timer);
+    else this.waiting.set(folderId, (this.waiting.get(folderId) ?? 0) + 1);
     const timer = setTimeout(() => {
-      this.timers.delete(path);
+      this.forget(path);
       this.enqueue({ folderId, path });
     }, this.timing.debounceMs);
     this.timers.set(path, { folderId, timer });
+    if (mayBurst && (this.waiting.get(folderId) ?? 0) > BURST_FILES && !this.scanning.has(folderId)) this.takeBurst(folderId);
   }
 
-  private cancel(path: string): void {
+  private forget(path: string): void {
     const t = this.timers.get(path);
-    if (t) clearTimeout(t.timer);
+    if (!t) return;
+    clearTimeout(t.timer);
     this.timers.delete(path);
+    const left = (this.waiting.get(t.folderId) ?? 1) - 1;
+    if (left > 0) this.waiting.set(t.folderId, left);
+    else this.waiting.delete(t.folderId);
+  }
+
+  private takeBurst(folderId: number): void {
+    this.log(`watch folder ${folderId}: more than ${BURST_FILES} files waiting, taken by a scan`);
+    for (const [path, t] of this.timers) if (t.folderId === folderId) this.forget(path);
+    this.track(this.scan(folderId, 'watch', this.timing.debounceMs), folderId);
   }
 
   private enqueue(job: Job): void {
@@ -188,28 +205,37 @@ export class WatchManager {
   /**
    * Imports the files already in a folder (§7.5). Its watcher is set aside meanwhile: chokidar
    * lists and stats the whole folder again whenever it changes, which a scan emptying a large
-   * folder would make quadratic. Files that arrived before the watcher is back are taken by a
-   * second pass over the names the first one did not list.
+   * folder would make quadratic. Files that arrived, or were still being written, before the
+   * watcher is back are taken by a second pass; what is still settling after that gets a
+   * debounce timer as an event would have given it. `quietMs` leaves files modified more
+   * recently than that (a scan standing in for events).
    */
-  async scan(folderId: number, mode: ImportMode): Promise<void> {
+  async scan(folderId: number, mode: ImportMode, quietMs = 0): Promise<void> {
     this.scanning.set(folderId, (this.scanning.get(folderId) ?? 0) + 1);
-    let first: Set<string>;
+    let settled: Set<string>;
     try {
       await this.refresh();
-      first = (await this.importer.scan(folderId, mode, { stop: () => this.stopped })).names;
+      settled = (await this.importer.scan(folderId, mode, { stop: () => this.stopped, quietMs })).settled;
     } finally {
       const left = this.scanning.get(folderId)! - 1;
       if (left > 0) this.scanning.set(folderId, left);
       else this.scanning.delete(folderId);
       await this.refresh();
     }
-    await this.importer.scan(folderId, mode, { stop: () => this.stopped, only: (name) => !first.has(name) });
+    const second = await this.importer.scan(folderId, mode, { stop: () => this.stopped, quietMs, only: (name) => !settled.has(name) });
+    const run = this.running.get(folderId);
+    // What a scan left unsettled waits like any event, without starting another scan.
+    if (run) for (const name of second.unsettled) this.touch(folderId, join(run.path, name), false);
   }
 
   /** Runs a scan in the background (process_existing on creation); it stops with the manager. */
   scanInBackground(folderId: number): void {
     if (this.stopped) return;
-    const scan = this.scan(folderId, 'watch')
+    this.track(this.scan(folderId, 'watch'), folderId);
+  }
+
+  private track(work: Promise<void>, folderId: number): void {
+    const scan = work
       .catch((e: unknown) => this.log(`watch scan of folder ${folderId} failed: ${(e as Error).message}`))
       .finally(() => this.scans.delete(scan));
     this.scans.add(scan);
@@ -222,6 +248,7 @@ export class WatchManager {
     for (const id of [...this.running.keys()]) await this.stopOne(id);
     for (const t of this.timers.values()) clearTimeout(t.timer);
     this.timers.clear();
+    this.waiting.clear();
     this.queue.length = 0;
     this.queued.clear();
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
