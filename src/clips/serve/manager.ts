@@ -8,7 +8,8 @@ import { createHttpServer } from '../../core/http/server.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { closeGracefully } from '../http/close.js';
 import type { TagRow } from '../tags/repository.js';
-import { MAX_API_BYTES, registerSite, type ApiAccess, type SiteDeps, type SiteState } from './site.js';
+import { registerSite } from './site.js';
+import { MAX_API_BYTES, type ApiAccess, type SiteDeps, type SiteState } from './state.js';
 
 export const STOP_GRACE_MS = 5_000;
 

@@ -6,7 +6,7 @@ import type { KeyPrincipal } from '../http/principal.js';
 import { API, callerOf, type ClipRoutes } from '../http/routes.js';
 import type { TagRepository } from '../tags/repository.js';
 import { notServed, type ServeOptions, type TagServers } from './manager.js';
-import { API_ACCESS, type ApiAccess } from './site.js';
+import { API_ACCESS, type ApiAccess } from './state.js';
 
 function onlyScopeTag(caller: KeyPrincipal, tagId: number): void {
   if (caller.scope && caller.scope.tagId !== tagId) throw forbidden('tag-scoped key can only manage serve for its scoped tag');

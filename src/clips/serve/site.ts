@@ -1,84 +1,21 @@
-// What one tag server answers (companion §9.2–§9.5): the served tag as a small site — levels are
-// child tags, files are the clips carrying exactly that level's tag — plus the JSON API under
-// /_api and the upload route, with the serve-key cookie. Runs on the tag's own listener.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// What one tag server answers (companion §9.2, §9.3): the served tag as a small site — levels
+// are child tags, files are the clips carrying exactly that level's tag — and the serve-key
+// cookie; /_api is handed to api.ts. Runs on the tag's own listener.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, badRequest, notFound } from '../../core/http/errors.js';
+import { HttpError, notFound } from '../../core/http/errors.js';
 import { isoStamp } from '../clock.js';
 import { parseRange } from '../clips/download.js';
-import type { ClipService } from '../clips/service.js';
-import type { ClipTempFiles } from '../clipboard/temp-files.js';
-import type { ClipContext } from '../context.js';
-import type { TagRepository, TagRow } from '../tags/repository.js';
-import type { TagService } from '../tags/service.js';
-import { appendAt, canonicalJson, deleteAt, getAt, patchAt, replaceAt, type JsonValue } from './json-doc.js';
+import type { TagRow } from '../tags/repository.js';
+import { apiHandler } from './api.js';
 import { listingPage, type ListingEntry } from './listing.js';
 import { servedNames } from './names.js';
-import type { ServeRepository, ServedClip } from './repository.js';
-import { receiveUpload } from './upload.js';
-import type { KeyedLock } from '../../core/storage/keyed-lock.js';
-
-export type ApiAccess = 'none' | 'read' | 'readwrite';
-export const API_ACCESS: readonly ApiAccess[] = ['none', 'read', 'readwrite'];
-
-export const COOKIE = '_svc_serve_key';
-/** JSON documents and request bodies of /_api are at most 10 MiB (companion §9.4). */
-export const MAX_API_BYTES = 10 * 1024 * 1024;
-
-/** The state of one running tag server that its handlers read. */
-export interface SiteState {
-  tagId: number;
-  apiAccess: ApiAccess;
-  /** 64 lowercase hex characters, fresh at every start. */
-  key: string;
-  requestCount: number;
-}
-
-export interface SiteDeps {
-  ctx: ClipContext;
-  clips: ClipService;
-  tags: TagService;
-  tagRepo: TagRepository;
-  repo: ServeRepository;
-  tempFiles: ClipTempFiles;
-  /** Serialises JSON writes per clip, across every tag server. */
-  writeLock: KeyedLock;
-}
-
-const PREFLIGHT = {
-  'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept',
-};
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw badRequest('invalid path encoding');
-  }
-}
-
-const lastSegment = (name: string) => name.slice(name.lastIndexOf('/') + 1);
-
-/** Compares the cookie with the key in constant time (digests have equal lengths). */
-function cookieMatches(req: FastifyRequest, key: string): boolean {
-  const header = req.headers.cookie ?? '';
-  let sent: string | undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) sent = part.slice(eq + 1).trim();
-  }
-  if (sent === undefined) return false;
-  const a = createHash('sha256').update(sent).digest();
-  const b = createHash('sha256').update(key).digest();
-  return timingSafeEqual(a, b);
-}
+import type { ServedClip } from './repository.js';
+import { COOKIE, decodeSegment, lastSegment, METHODS, PREFLIGHT, type SiteDeps, type SiteState } from './state.js';
 
 export function registerSite(app: FastifyInstance, deps: SiteDeps, state: SiteState): void {
   const { ctx, repo, tagRepo } = deps;
   const now = () => isoStamp(ctx.clock.now());
-  const unauthorized = () => new HttpError(401, 'unauthorized: missing or invalid serve key');
 
   app.addHook('onRequest', async () => {
     state.requestCount++;
@@ -152,92 +89,7 @@ export function registerSite(app: FastifyInstance, deps: SiteDeps, state: SiteSt
     return directory(req, reply, level);
   };
 
-  /** The clip behind /_api/<stem>: the file <stem>.json at the root level. */
-  const document = async (stem: string): Promise<ServedClip> => {
-    const name = `${stem}.json`;
-    const file = (await files(await servedTag())).find((f) => f.name === name);
-    if (!file) throw notFound(`clip not found: ${name}`);
-    return file.clip;
-  };
-
-  const readDocument = async (clip: ServedClip): Promise<JsonValue> => {
-    if (clip.size > MAX_API_BYTES) throw notFound(`clip ${clip.filename} is too large for the JSON API`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.blobs.read(clip.content_hash)) chunks.push(chunk as Buffer);
-    try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as JsonValue;
-    } catch (e) {
-      throw notFound(`clip ${clip.filename} is not valid JSON: ${(e as Error).message}`);
-    }
-  };
-
-  const writeDocument = async (clipId: number, doc: JsonValue) => {
-    const staged = await ctx.blobs.stage([Buffer.from(canonicalJson(doc))], MAX_API_BYTES);
-    if (!(await deps.clips.replaceContent(clipId, staged))) throw notFound('clip not found');
-    await deps.tempFiles.forget(clipId);
-  };
-
-  const jsonBody = (req: FastifyRequest): JsonValue => {
-    if (req.body === undefined) throw badRequest('empty request body');
-    return req.body as JsonValue;
-  };
-
-  const api = async (req: FastifyRequest, reply: FastifyReply, path: string) => {
-    if (state.apiAccess === 'none') throw notFound('not found');
-    const segments = path.slice('/_api'.length).split('/').slice(1);
-    if (segments.length === 1 && segments[0] === '_upload') return upload(req, reply);
-    if (req.method === 'OPTIONS') return reply.code(204).headers(PREFLIGHT).send();
-    if (!cookieMatches(req, state.key)) throw unauthorized();
-    if (state.apiAccess === 'read' && req.method !== 'GET') throw new HttpError(403, 'forbidden: API is read-only');
-    if (req.method === 'HEAD') throw new HttpError(405, 'method not allowed');
-    const stem = decodeSegment(segments[0] ?? '');
-    if (stem === '') throw badRequest('missing clip filename');
-    const jsonPath = segments.slice(1).map(decodeSegment).filter((s) => s !== '');
-    const clip = await document(stem);
-    if (req.method === 'GET') return reply.send(getAt(await readDocument(clip), jsonPath));
-
-    const body = req.method === 'DELETE' ? null : jsonBody(req);
-    return deps.writeLock.with(String(clip.id), async () => {
-      // Read again under the lock: a write that just finished changed the bytes.
-      const current = (await repo.filesAt((await servedTag()).id, now())).find((c) => c.id === clip.id);
-      if (!current) throw notFound(`clip not found: ${stem}.json`);
-      const doc = await readDocument(current);
-      switch (req.method) {
-        case 'POST': {
-          const element = appendAt(doc, jsonPath, body);
-          await writeDocument(clip.id, doc);
-          return reply.code(201).send(JSON.parse(canonicalJson(element)));
-        }
-        case 'PUT': {
-          await writeDocument(clip.id, replaceAt(doc, jsonPath, body));
-          return reply.send(body);
-        }
-        case 'PATCH': {
-          const patched = patchAt(doc, jsonPath, body);
-          await writeDocument(clip.id, patched.doc);
-          return reply.send(JSON.parse(canonicalJson(patched.value)));
-        }
-        case 'DELETE': {
-          deleteAt(doc, jsonPath);
-          await writeDocument(clip.id, doc);
-          return reply.code(204).send();
-        }
-        default:
-          throw new HttpError(405, 'method not allowed');
-      }
-    });
-  };
-
-  /** POST /_api/_upload, checks in the companion's order (§9.5). */
-  const upload = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.method === 'OPTIONS') return reply.code(204).headers(PREFLIGHT).send();
-    if (req.method !== 'POST') throw new HttpError(405, 'method not allowed: use POST', {}, { Allow: 'POST, OPTIONS' });
-    if (state.apiAccess === 'read') throw new HttpError(403, 'forbidden: API is read-only');
-    if (!cookieMatches(req, state.key)) throw unauthorized();
-    const tag = await servedTag();
-    const result = await receiveUpload(req, deps, tag);
-    return reply.code(201).send(result);
-  };
+  const api = apiHandler(deps, state, { servedTag, files });
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const path = (req.raw.url ?? '/').split('?')[0];

@@ -6,7 +6,7 @@ import { HttpError, badRequest } from '../../core/http/errors.js';
 import { partFilename } from '../clips/filenames.js';
 import { BlobTooLargeError, type StagedBlob } from '../storage/blobs.js';
 import type { TagRow } from '../tags/repository.js';
-import type { SiteDeps } from './site.js';
+import type { SiteDeps } from './state.js';
 
 /** The file must be under 10 MiB: 10,485,759 bytes is the largest accepted. */
 export const MAX_SERVED_UPLOAD = 10 * 1024 * 1024 - 1;
