@@ -113,7 +113,9 @@ export class WatchService {
       if (/UNIQUE constraint failed/.test((e as Error).message)) throw conflict('folder is already watched');
       throw e;
     }
-    await this.manager.refresh();
+    // With process_existing the watcher starts once the scan's first pass is done: watching a
+    // folder full of files first would only set up a watch per file for the scan to undo.
+    if (!input.process_existing) await this.manager.refresh();
     return this.get(id);
   }
 
