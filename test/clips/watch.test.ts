@@ -68,6 +68,8 @@ describe('creating and reading', () => {
     const dir = folder();
     const file = join(dir, 'plain-file');
     writeFileSync(file, 'x');
+    const dataLink = join(dir, 'data-link');
+    symlinkSync(join(t.dataDir, 'blobs'), dataLink);
     const cases: [unknown, string | RegExp][] = [
       [{}, 'path is required'],
       [{ path: 'rel/dir' }, 'path must be absolute: rel/dir'],
@@ -83,6 +85,7 @@ describe('creating and reading', () => {
       [{ path: 5 }, 'path must be a string'],
       [{ path: t.dataDir }, 'folder is inside the clip data directory'],
       [{ path: join(t.dataDir, 'blobs') }, 'folder is inside the clip data directory'],
+      [{ path: dataLink }, 'folder is inside the clip data directory'],
     ];
     for (const [body, message] of cases) {
       const r = await t.req<{ error: string }>(f.KA, 'POST', '/watch', body);

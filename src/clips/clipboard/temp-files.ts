@@ -11,6 +11,18 @@ import { idPrefixedName } from '../clips/filenames.js';
 import type { BlobStore } from '../storage/blobs.js';
 
 export const LEASE_MS = 60 * 60 * 1000;
+/** File names are at most 255 bytes on common filesystems; stored names may be longer in UTF-8. */
+const MAX_NAME_BYTES = 240;
+
+/** Shortens a name to fit the filesystem, keeping its extension. */
+export function fitName(name: string): string {
+  if (Buffer.byteLength(name) <= MAX_NAME_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  let stem = [...name.slice(0, name.length - ext.length)];
+  while (Buffer.byteLength(stem.join('') + ext) > MAX_NAME_BYTES) stem = stem.slice(0, -1);
+  return stem.join('') + ext;
+}
 
 export class ClipTempFiles {
   readonly dir: string;
@@ -26,7 +38,7 @@ export class ClipTempFiles {
 
   /** The clip as a file of its own (a copy: editing it must never touch the stored bytes). */
   async materialise(clip: { id: number; filename: string; content_type: string; content_hash: string; size: number }): Promise<string> {
-    const path = join(this.dir, idPrefixedName(clip));
+    const path = join(this.dir, fitName(idPrefixedName(clip)));
     const now = this.clock.now();
     const existing = await stat(path).catch(() => null);
     if (existing?.isFile() && existing.size === clip.size) {

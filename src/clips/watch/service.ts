@@ -1,8 +1,8 @@
 // Watch-folder rules (companion §7.4): validation, the folder object with its live `exists`,
 // partial updates with an immutable path, per-folder and global pause, status, and the
 // explicit scan. Every change refreshes the running watchers.
-import { statSync } from 'node:fs';
-import { relative, isAbsolute } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { isoStamp, rfc3339 } from '../clock.js';
 import type { ClipContext } from '../context.js';
@@ -52,6 +52,11 @@ export function folderJson(row: WatchRow): WatchFolderJson {
 
 const notWatched = () => notFound('watch folder not found');
 
+function isWithin(root: string, path: string): boolean {
+  const inside = relative(root, path);
+  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
+}
+
 export class WatchService {
   constructor(
     private readonly ctx: ClipContext,
@@ -91,9 +96,10 @@ export class WatchService {
       throw badRequest(`folder does not exist: ${path}`);
     }
     if (!isDir) throw badRequest(`not a directory: ${path}`);
-    // Importing deletes the source files: the service's own data must never be a source.
-    const inside = relative(this.ctx.config.dataDir, path);
-    if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) throw badRequest('folder is inside the clip data directory');
+    // Importing deletes the source files: the service's own data must never be a source,
+    // neither by its path nor through a link.
+    const dataDir = this.ctx.config.dataDir;
+    if (isWithin(dataDir, path) || isWithin(realpathSync(dataDir), realpathSync(path))) throw badRequest('folder is inside the clip data directory');
     await this.checkTag(input);
     if (await this.repo.findByPath(path)) throw conflict('folder is already watched');
     let id: number;
