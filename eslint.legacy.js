@@ -8,7 +8,6 @@ export const LEGACY_SQL = [
   'src/clips/keys/cli.ts',
   'src/clips/keys/service.ts',
   'src/clips/tags/assign.ts',
-  'src/clips/tags/hidden.ts',
   'src/clips/tags/service.ts',
   'src/clips/tags/sql.ts',
   'src/library/common/crud.ts',

@@ -5,6 +5,7 @@ describe('stacks clips flags', () => {
   it('defaults to 127.0.0.1:8484 and ./data/clips', () => {
     const { config } = parseClipArgs([], {});
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8484, bindAll: false, dataDir: './data/clips', cleanupIntervalMs: 60_000, bootstrapKey: false });
+    expect(config).toMatchObject({ watchDebounceMs: 500, watchRecheckMs: 60_000, maxRestoreBytes: 8 * 1024 ** 3 });
   });
 
   it('reads the environment, with flags winning and booleans on only for 1', () => {
@@ -13,6 +14,7 @@ describe('stacks clips flags', () => {
     expect(parseClipArgs(['--port', '9100', '-data-dir=/x'], env).config).toMatchObject({ port: 9100, dataDir: '/x' });
     expect(parseClipArgs([], { CLIP_API_BIND_ALL: 'true' }).config.bindAll).toBe(false);
     expect(parseClipArgs(['--network'], {}).config.host).toBe('0.0.0.0');
+    expect(parseClipArgs([], { CLIP_WATCH_DEBOUNCE_MS: '50', CLIP_WATCH_RECHECK_MS: '200' }).config).toMatchObject({ watchDebounceMs: 50, watchRecheckMs: 200 });
   });
 
   it('rejects bad values naming the flag or variable', () => {

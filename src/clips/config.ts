@@ -7,6 +7,9 @@ export const clipFlags = {
   port: flag.int('REST API port (0 picks a free port)', 8484, { env: 'CLIP_API_PORT', min: 0 }),
   network: flag.bool('listen on 0.0.0.0 instead of 127.0.0.1', 'CLIP_API_BIND_ALL'),
   'cleanup-interval-ms': flag.int('period of the cleanup job (expired clips, revoked keys)', 60_000, { env: 'CLIP_CLEANUP_INTERVAL_MS', min: 1 }),
+  'watch-debounce-ms': flag.int('quiet time after the last change of a watched file before it is imported', 500, { env: 'CLIP_WATCH_DEBOUNCE_MS', min: 1 }),
+  'watch-recheck-ms': flag.int('how often watch folders missing on disk are looked for again', 60_000, { env: 'CLIP_WATCH_RECHECK_MS', min: 1 }),
+  'max-restore-size': flag.int('largest backup archive POST /backup/restore accepts, in bytes', 8 * 1024 ** 3, { env: 'CLIP_MAX_RESTORE_SIZE', min: 1 }),
   'bootstrap-key': flag.bool('create a first admin key into <data-dir>/bootstrap_admin_key when no key exists', 'CLIP_BOOTSTRAP_KEY'),
   quiet: flag.bool('do not log each request', 'QUIET'),
   help: flag.bool('print the flags and exit'),
@@ -28,6 +31,9 @@ export interface ClipConfig {
   port: number;
   bindAll: boolean;
   cleanupIntervalMs: number;
+  watchDebounceMs: number;
+  watchRecheckMs: number;
+  maxRestoreBytes: number;
   bootstrapKey: boolean;
   logRequests: boolean;
 }
@@ -41,6 +47,9 @@ export function toClipConfig(f: ClipFlags): ClipConfig {
     port: f.port,
     bindAll: f.network,
     cleanupIntervalMs: f['cleanup-interval-ms'],
+    watchDebounceMs: f['watch-debounce-ms'],
+    watchRecheckMs: f['watch-recheck-ms'],
+    maxRestoreBytes: f['max-restore-size'],
     bootstrapKey: f['bootstrap-key'],
     logRequests: !f.quiet,
   };

@@ -2,7 +2,7 @@
 // the plugin host subscribes (a later issue). A listener's failure is logged, never surfaced.
 
 export interface ClipEventMap {
-  'clip:created': { id: number };
+  'clip:created': { id: number; content_type: string; filename: string; size: number };
   'clip:deleted': number;
   'clip:renamed': { id: number; filename: string };
   'clip:archived': { id: number };
@@ -12,6 +12,8 @@ export interface ClipEventMap {
   'tag:deleted': number;
   'tag:added_to_clip': { tag_id: number; clip_id: number };
   'tag:removed_from_clip': { tag_id: number; clip_id: number };
+  'watch:file_detected': { path: string; folder_id: number };
+  'watch:import_complete': { clip_id: number; source_path: string; folder_id: number };
 }
 
 export type ClipEventName = keyof ClipEventMap;

@@ -1,27 +1,42 @@
-// Wires configuration → store → services → routes → cleanup job, and starts listening
-// (companion §1.2). close() stops accepting connections, gives in-flight requests at most 5
-// seconds, then cuts the rest and closes the database (§1.3).
+// Wires configuration → store → services → routes → background work, and starts listening
+// (companion §1.2). close() stops accepting connections, gives in-flight requests (and those of
+// every tag server) at most 5 seconds, then stops the watchers and the cleanup job, closes the
+// database and empties the clipboard temp files (§1.3).
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '../core/http/server.js';
-import { CleanupJob } from './cleanup/job.js';
-import type { Clock } from './clock.js';
-import type { ClipConfig } from './config.js';
-import type { ClipContext } from './context.js';
+import { registerBackupRoutes } from './backup/routes.js';
+import { BackupService } from './backup/service.js';
 import { registerBulkRoutes } from './bulk/routes.js';
+import { CleanupJob } from './cleanup/job.js';
+import { registerClipboardRoutes } from './clipboard/routes.js';
+import { ClipboardService } from './clipboard/service.js';
+import { ClipTempFiles } from './clipboard/temp-files.js';
+import type { Clock } from './clock.js';
 import { MetadataService } from './clips/metadata.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { ClipService } from './clips/service.js';
 import { MAX_UPLOAD_BODY } from './clips/upload.js';
+import type { ClipConfig } from './config.js';
+import type { ClipContext } from './context.js';
 import { registerDedupRoutes } from './dedup/routes.js';
 import { DedupService } from './dedup/service.js';
+import { closeGracefully } from './http/close.js';
 import { CORS_HEADERS, registerConventions } from './http/conventions.js';
 import { clipRegistry, type RequestStats } from './http/routes.js';
 import { registerKeyRoutes } from './keys/routes.js';
 import { KeyService } from './keys/service.js';
+import { TagServers } from './serve/manager.js';
+import { ServeRepository } from './serve/repository.js';
+import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
+import { WatchImporter } from './watch/importer.js';
+import { WatchManager } from './watch/manager.js';
+import { WatchRepository } from './watch/repository.js';
+import { registerWatchRoutes } from './watch/routes.js';
+import { WatchService } from './watch/service.js';
 
 export const SHUTDOWN_GRACE_MS = 5_000;
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -32,6 +47,11 @@ export interface ClipServices {
   metadata: MetadataService;
   tags: TagService;
   dedup: DedupService;
+  watch: WatchService;
+  servers: TagServers;
+  backups: BackupService;
+  clipboard: ClipboardService;
+  tempFiles: ClipTempFiles;
 }
 
 export interface RunningClips {
@@ -49,6 +69,8 @@ export interface StartOptions {
   log?: (msg: string) => void;
   /** Injectable clock (tests move time instead of waiting). */
   clock?: Clock;
+  /** Environment the clipboard backend is chosen from (default: the process environment). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startClips(config: ClipConfig, options: StartOptions = {}): Promise<RunningClips> {
@@ -56,24 +78,60 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const store = await openStore(config, options.clock, log);
   const { ctx } = store;
 
+  const clips = new ClipService(ctx);
+  const tags = new TagService(ctx);
+  const tempFiles = new ClipTempFiles(ctx.config.dataDir, ctx.blobs, ctx.clock);
+  const watchRepo = new WatchRepository(ctx.db);
+  const importer = new WatchImporter(ctx, clips, watchRepo, tags.repo, log);
+  const watcher = new WatchManager(watchRepo, importer, { debounceMs: config.watchDebounceMs, recheckMs: config.watchRecheckMs }, log);
+  const servers = new TagServers({ ctx, clips, tags, tagRepo: tags.repo, repo: new ServeRepository(ctx.db), tempFiles });
+  let stoppedServers: Awaited<ReturnType<TagServers['stopAll']>> = [];
+  const backups = new BackupService(ctx, clips, [
+    { suspend: () => watcher.suspend(), resume: () => watcher.resume() },
+    {
+      begin: () => servers.setRestoring(true),
+      // Tag ids may mean other tags after a restore: servers stop, and stay stopped unless the
+      // swap failed and nothing changed.
+      suspend: async () => {
+        stoppedServers = await servers.stopAll();
+      },
+      resume: async (restored) => {
+        if (!restored) await servers.restart(stoppedServers, log);
+      },
+      end: () => servers.setRestoring(false),
+    },
+    { suspend: async () => undefined, resume: async (restored) => (restored ? tempFiles.clear() : undefined) },
+  ], log);
   const services: ClipServices = {
     keys: new KeyService(ctx),
-    clips: new ClipService(ctx),
+    clips,
     metadata: new MetadataService(ctx),
-    tags: new TagService(ctx),
-    dedup: undefined as unknown as DedupService,
+    tags,
+    dedup: new DedupService(ctx, clips),
+    watch: new WatchService(ctx, watchRepo, tags.repo, watcher),
+    servers,
+    backups,
+    clipboard: new ClipboardService(ctx, clips, tempFiles, () => options.env ?? process.env),
+    tempFiles,
   };
-  services.dedup = new DedupService(ctx, services.clips);
   if (config.bootstrapKey) await services.keys.bootstrap(log);
+
+  // A deleted tag is no longer served; a deleted clip's clipboard copy goes with it.
+  ctx.events.subscribe((name, payload) => {
+    if (name === 'tag:deleted') void servers.stop(payload as number);
+    if (name === 'clip:deleted') void tempFiles.forget(payload as number);
+  });
 
   const cleanup = new CleanupJob(
     [
       { name: 'expired clips', run: () => services.clips.deleteExpired() },
       { name: 'revoked keys', run: () => services.keys.purgeRevoked() },
+      { name: 'clipboard temp files', run: () => tempFiles.prune() },
     ],
     config.cleanupIntervalMs,
   );
   cleanup.start();
+  await watcher.start();
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
@@ -90,15 +148,24 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerStatusRoute(routes, listener, stats);
   registerKeyRoutes(routes, services.keys);
   registerClipRoutes(routes, ctx, services.clips, services.metadata, services.tags);
-  registerBulkRoutes(routes, ctx, services.clips, services.tags);
+  registerBulkRoutes(routes, ctx, services.clips, services.tags, services.clipboard);
   registerTagRoutes(routes, services.tags, services.clips);
   registerDedupRoutes(routes, services.dedup, services.clips);
+  registerWatchRoutes(routes, services.watch);
+  registerServeRoutes(routes, servers, tags.repo);
+  registerBackupRoutes(routes, ctx, backups);
+  registerClipboardRoutes(routes, services.clipboard);
 
+  const stopBackground = async () => {
+    await watcher.close();
+    await cleanup.stop();
+    await store.close();
+    await tempFiles.clear();
+  };
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
-    await cleanup.stop();
-    await store.close();
+    await stopBackground();
     const code = (e as NodeJS.ErrnoException).code;
     throw new Error(`cannot listen on ${config.host}:${config.port}${code ? ` (${code})` : ''}: ${(e as Error).message}`);
   }
@@ -115,14 +182,8 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     port: listener.port,
     close() {
       closing ??= (async () => {
-        const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(force);
-        }
-        await cleanup.stop();
-        await store.close();
+        await Promise.all([closeGracefully(app, SHUTDOWN_GRACE_MS), servers.stopAll()]);
+        await stopBackground();
       })();
       return closing;
     },

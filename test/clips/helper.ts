@@ -81,12 +81,16 @@ async function toReply<T>(res: Response): Promise<Reply<T>> {
   return { status: res.status, headers: res.headers, body: body as T, text };
 }
 
-export async function startTestClips(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestClips> {
+/**
+ * `clipboardEnv` is what the clipboard backend is chosen from: by default PATH only (no
+ * display), so clipboard requests answer 501 whatever the machine running the tests has.
+ */
+export async function startTestClips(args: string[] = [], env: NodeJS.ProcessEnv = {}, clipboardEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<TestClips> {
   const dir = mkdtempSync(join(tmpdir(), 'stacks-clips-test-'));
   const dataDir = join(dir, 'data');
   const { config } = parseClipArgs(['--port', '0', '--data-dir', dataDir, '-quiet', ...args], env);
   const clock = new ManualClock();
-  const svc = await startClips(config, { clock, log: () => undefined });
+  const svc = await startClips(config, { clock, log: () => undefined, env: clipboardEnv });
   const auth = (key: string | null): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
   const t: TestClips = {
     svc,
@@ -164,3 +168,16 @@ export async function fixtureF(t: TestClips): Promise<FixtureF> {
 }
 
 export const ids = (r: Reply<{ clips: { id: number }[] }>) => r.body.clips.map((c) => c.id);
+
+/** Polls `probe` until it returns a truthy value (returned) or `timeoutMs` passes (throws). */
+export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

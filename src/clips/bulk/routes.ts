@@ -10,6 +10,7 @@ import { API, callerOf, type ClipRoutes } from '../http/routes.js';
 import { addTagToClips, emitLinkChanges, removeTagFromClips } from '../tags/assign.js';
 import type { TagRow } from '../tags/repository.js';
 import { tagInScope, type TagService } from '../tags/service.js';
+import type { ClipboardService } from '../clipboard/service.js';
 import { clipsZip } from './zip.js';
 
 export const MAX_BULK_IDS = 10_000;
@@ -22,7 +23,7 @@ export function readIds(body: Json): number[] {
   return ids as number[];
 }
 
-export function registerBulkRoutes(routes: ClipRoutes, ctx: ClipContext, clips: ClipService, tags: TagService): void {
+export function registerBulkRoutes(routes: ClipRoutes, ctx: ClipContext, clips: ClipService, tags: TagService, clipboard: ClipboardService): void {
   /** Reads the body, runs `prepare` (extra fields), checks scope, then acts on the live clips. */
   const bulk = <T>(
     name: string,
@@ -93,9 +94,8 @@ export function registerBulkRoutes(routes: ClipRoutes, ctx: ClipContext, clips: 
     return 'untagged';
   });
 
-  bulk('copy', 'editor', 'Copy the clip files to the system clipboard', nothing, async () => {
-    // The clipboard backends arrive with the clipboard feature; a server without one answers 501.
-    throw new HttpError(501, 'clipboard not available on this server');
+  bulk('copy', 'editor', 'Copy the clip files to the system clipboard (file references)', nothing, async (ids) => {
+    await clipboard.copyAsFiles(await clips.repo.findLiveMany(ids, clips.now()));
   });
 
   routes.add({

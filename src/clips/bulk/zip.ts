@@ -1,7 +1,7 @@
 // The ZIP of POST /clips/bulk/download: built while it is sent. Each member is read from its
 // blob only when the archive reaches it, so no file is held in memory (companion §3.12).
 import { ZipFile } from 'yazl';
-import { downloadName } from '../clips/filenames.js';
+import { idPrefixedName } from '../clips/filenames.js';
 import type { ClipRow } from '../clips/repository.js';
 import type { BlobStore } from '../storage/blobs.js';
 
@@ -10,15 +10,11 @@ export function isCompressed(type: string): boolean {
   return (type.startsWith('image/') && type !== 'image/svg+xml') || type.startsWith('video/') || type === 'application/zip' || type === 'application/gzip';
 }
 
-export function zipEntryName(clip: ClipRow): string {
-  return `${clip.id}_${downloadName(clip)}`.replace(/[/\\]/g, '_');
-}
-
 export function clipsZip(clips: readonly ClipRow[], blobs: BlobStore): NodeJS.ReadableStream {
   const zip = new ZipFile();
   for (const clip of clips) {
     zip.addReadStreamLazy(
-      zipEntryName(clip),
+      idPrefixedName(clip),
       { compress: !isCompressed(clip.content_type), size: clip.size, mtime: new Date(clip.created_at) },
       (cb) => cb(null, blobs.read(clip.content_hash)),
     );

@@ -44,3 +44,8 @@ export function contentDisposition(name: string): string {
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
+
+/** "<id>_<download name>" with separators replaced: bulk ZIP entries and clipboard temp files (§3.3, §11.2). */
+export function idPrefixedName(clip: { id: number; filename: string; content_type: string }): string {
+  return `${clip.id}_${downloadName(clip)}`.replace(/[/\\]/g, '_');
+}

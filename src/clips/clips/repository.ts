@@ -2,7 +2,8 @@
 // and the hidden-tag counts; no rules here.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { escapeLike } from '../../core/db/values.js';
-import type { ClipDatabase } from '../schema/database.js';
+import type { Insertable } from 'kysely';
+import type { ClipDatabase, ClipTable } from '../schema/database.js';
 import { carriesSubtree, idList, isLive, subtreeIds, type TagRef } from '../tags/sql.js';
 
 type Db = Kysely<ClipDatabase>;
@@ -92,6 +93,31 @@ function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<
 
 export class ClipRepository {
   constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<ClipTable>, db: Db = this.db): Promise<number> {
+    return (await db.insertInto('clips').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  /**
+   * Repoints a clip at other bytes in one transaction; returns the hash it had before, or
+   * undefined when the clip is gone. `excerpt` derives the search text from the stored type.
+   */
+  replaceContent(
+    id: number,
+    content: { hash: string; size: number; head: Buffer },
+    excerpt: (contentType: string, head: Buffer) => string | null,
+  ): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('clips').select(['content_hash', 'content_type']).where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      await trx
+        .updateTable('clips')
+        .set({ content_hash: content.hash, size: content.size, text_content: excerpt(row.content_type, content.head) })
+        .where('id', '=', id)
+        .execute();
+      return row.content_hash;
+    });
+  }
 
   async list(f: ClipFilter, page: { limit: number; offset: number }): Promise<ClipRow[]> {
     const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE ${conditions(f)}

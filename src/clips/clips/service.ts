@@ -28,6 +28,11 @@ export interface ClipJson {
   tags: TagJson[];
 }
 
+/** The search excerpt of text-like content (companion §2.2.5); null for binary clips. */
+export function textExcerpt(contentType: string, head: Buffer): string | null {
+  return isTextType(contentType) ? head.subarray(0, HEAD_BYTES).toString('utf8') : null;
+}
+
 export const scopeTag = (scope: Scope): TagRef => ({ id: scope.tagId, name: scope.name });
 
 export const notInScope = () => new HttpError(403, 'forbidden: clip not in scoped tag');
@@ -110,47 +115,65 @@ export class ClipService {
 
   /**
    * Turns staged bytes into a clip. With `dedup`, live content already stored returns that clip
-   * (created: false) instead; `tag` (a scoped key's scope) is applied to whichever clip results.
-   * The blob is in place before the row is written, and the dedup check and insert run under
-   * the content's lock, so concurrent uploads of the same bytes make one clip.
+   * (created: false) instead; `tag` (a scoped key's scope, a watch folder's auto-tag) is applied
+   * to whichever clip results, and `archived` archives a new clip in the same transaction. The
+   * blob is in place before the row is written, and the dedup check and insert run under the
+   * content's lock, so concurrent uploads of the same bytes make one clip.
    */
-  async createFromStaged(staged: StagedBlob, clip: NewClip, options: { dedup: boolean; tag?: TagRef | null }): Promise<{ clip: ClipJson; created: boolean }> {
+  async createFromStaged(
+    staged: StagedBlob,
+    clip: NewClip,
+    options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
+  ): Promise<{ clip: ClipJson; created: boolean }> {
     const contentType = detectContentType({ declared: clip.declaredType, filename: clip.filename, head: staged.head, size: staged.size });
-    const text = isTextType(contentType) ? staged.head.subarray(0, HEAD_BYTES).toString('utf8') : null;
     const result = await this.ctx.blobs.commit(
       staged,
       () =>
         this.ctx.db.transaction().execute(async (trx) => {
           const now = this.now();
           const existing = options.dedup ? await this.repo.findLiveByHash(staged.hash, now, trx) : undefined;
-          let id: number;
-          if (existing) id = existing.id;
-          else {
-            const row = await trx
-              .insertInto('clips')
-              .values({
+          const id =
+            existing?.id ??
+            (await this.repo.insert(
+              {
                 filename: clip.filename,
                 content_type: contentType,
                 size: staged.size,
                 content_hash: staged.hash,
-                text_content: text,
-                is_archived: 0,
+                text_content: textExcerpt(contentType, staged.head),
+                is_archived: options.archived ? 1 : 0,
                 expires_at: null,
                 created_at: now,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            id = row.id;
-          }
+              },
+              trx,
+            ));
           const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [id], options.tag, now) : [];
           return { id, created: !existing, changes };
         }),
       this.referenced,
     );
-    if (result.created) this.ctx.events.emit('clip:created', { id: result.id });
+    if (result.created) {
+      this.ctx.events.emit('clip:created', { id: result.id, content_type: contentType, filename: clip.filename, size: staged.size });
+    }
     emitLinkChanges(this.ctx.events, result.changes);
     const row = await this.repo.findLive(result.id, this.now());
     return { clip: await this.one(row!), created: result.created };
+  }
+
+  /**
+   * Points a clip at new bytes (tag-server JSON writes, companion §9.4): type kept, hash, size
+   * and search excerpt recomputed; the old blob goes once nothing refers to it. False when the
+   * clip no longer exists.
+   */
+  async replaceContent(id: number, staged: StagedBlob): Promise<boolean> {
+    const previous = await this.ctx.blobs.commit(
+      staged,
+      () => this.repo.replaceContent(id, { hash: staged.hash, size: staged.size, head: staged.head }, textExcerpt),
+      this.referenced,
+    );
+    if (previous === undefined) return false;
+    await this.ctx.blobs.release([previous], this.referenced);
+    return true;
   }
 
   async rename(caller: KeyPrincipal, id: number, filename: unknown): Promise<void> {

@@ -64,6 +64,35 @@ export interface WatchedFolderTable {
   created_at: string;
 }
 
+export interface PluginTable {
+  id: Generated<number>;
+  filename: string;
+  name: string;
+  version: string;
+  enabled: number;
+  status: string;
+  error_count: number;
+  last_error: string | null;
+  source_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PluginPermissionTable {
+  id: Generated<number>;
+  plugin_id: number;
+  permission_type: string;
+  path: string;
+  granted_at: string;
+  pending_reconfirm: number;
+}
+
+export interface PluginStorageTable {
+  plugin_id: number;
+  key: string;
+  value: string;
+}
+
 export interface ClipDatabase {
   clips: ClipTable;
   tags: TagTable;
@@ -72,6 +101,9 @@ export interface ClipDatabase {
   settings: SettingTable;
   api_keys: ApiKeyTable;
   watched_folders: WatchedFolderTable;
+  plugins: PluginTable;
+  plugin_permissions: PluginPermissionTable;
+  plugin_storage: PluginStorageTable;
 }
 
 export type ClipDb = Kysely<ClipDatabase>;

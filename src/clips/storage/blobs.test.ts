@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BlobStore, BlobTooLargeError } from './blobs.js';
-import { KeyedLock } from './keyed-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'stacks-blobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,19 +64,29 @@ describe('blob store', () => {
   });
 });
 
-describe('keyed lock', () => {
-  it('runs work for one key one at a time, other keys in parallel, and survives failures', async () => {
-    const lock = new KeyedLock();
-    const log: string[] = [];
-    const step = (key: string, name: string, ms: number, fail = false) =>
-      lock.run(key, async () => {
-        log.push(`${name} start`);
-        await new Promise((r) => setTimeout(r, ms));
-        log.push(`${name} end`);
-        if (fail) throw new Error(name);
-      });
-    await Promise.allSettled([step('h', 'a', 30, true), step('h', 'b', 1), step('other', 'c', 1)]);
-    expect(log.indexOf('a end')).toBeLessThan(log.indexOf('b start'));
-    expect(log.indexOf('c start')).toBeLessThan(log.indexOf('a end'));
+describe('collection hold', () => {
+  it('defers deletions while held and checks them again on release', async () => {
+    const staged = await store.stage(chunks('held bytes'), 100);
+    await store.commit(staged, async () => undefined, () => true);
+    let referenced = false;
+    const release = store.holdCollection();
+    await store.release([staged.hash], () => referenced);
+    expect(existsSync(store.pathOf(staged.hash))).toBe(true);
+    const second = store.holdCollection();
+    await release();
+    expect(existsSync(store.pathOf(staged.hash))).toBe(true);
+    await second();
+    expect(existsSync(store.pathOf(staged.hash))).toBe(false);
+    referenced = true;
+  });
+
+  it('places staged bytes without a row, and collects everything unreferenced on demand', async () => {
+    const a = await store.stage(chunks('placed a'), 100);
+    const b = await store.stage(chunks('placed b'), 100);
+    await store.place(a);
+    await store.place(b);
+    expect(store.exists(a.hash) && store.exists(b.hash)).toBe(true);
+    await store.collectAll((h) => h === a.hash);
+    expect([store.exists(a.hash), store.exists(b.hash)]).toEqual([true, false]);
   });
 });

@@ -6,9 +6,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KeyedLock } from './keyed-lock.js';
+import { renameDurably } from '../../core/storage/file-store.js';
+import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { Reclaimer } from './reclaim.js';
 
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
@@ -36,6 +37,9 @@ export class BlobStore {
   readonly blobDir: string;
   readonly tmpDir: string;
   private readonly lock = new KeyedLock();
+  /** While held (a backup reading blobs, a restore placing them), collection is deferred. */
+  private holds = 0;
+  private readonly deferred = new Map<string, Referenced>();
 
   constructor(dataDir: string) {
     this.blobDir = join(dataDir, 'blobs', 'sha256');
@@ -111,22 +115,51 @@ export class BlobStore {
   }
 
   /**
+   * Moves staged bytes into place without a row yet (a restore, whose rows commit later while
+   * collection is held). Content already stored keeps its file.
+   */
+  async place(staged: { hash: string; tmpPath: string }): Promise<void> {
+    await this.lock.with(staged.hash, async () => {
+      const target = this.pathOf(staged.hash);
+      try {
+        if (existsSync(target)) await unlink(staged.tmpPath).catch(() => undefined);
+        else await renameDurably(staged.tmpPath, target);
+      } catch (e) {
+        await unlink(staged.tmpPath).catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * Defers every blob deletion until the returned release runs: a backup reads the blobs of
+   * its snapshot after rows may have gone, and a restore places blobs before their rows exist.
+   * Deferred deletions are checked again on release.
+   */
+  holdCollection(): () => Promise<void> {
+    this.holds++;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      if (--this.holds > 0) return;
+      const pending = [...this.deferred];
+      this.deferred.clear();
+      for (const [hash, referenced] of pending) await this.release([hash], referenced);
+    };
+  }
+
+  /**
    * Moves the staged bytes into place (unless that content is already stored), then runs
    * `write` (the row insert) under the hash lock. When `write` fails, or writes no row that
    * refers to the hash, the blob is collected again.
    */
   async commit<T>(staged: StagedBlob, write: () => Promise<T>, referenced: Referenced): Promise<T> {
-    return this.lock.run(staged.hash, async () => {
+    return this.lock.with(staged.hash, async () => {
       const target = this.pathOf(staged.hash);
       try {
-        if (existsSync(target)) {
-          await unlink(staged.tmpPath).catch(() => undefined);
-        } else {
-          const dir = join(target, '..');
-          await mkdir(dir, { recursive: true, mode: 0o755 });
-          await rename(staged.tmpPath, target);
-          await syncDir(dir);
-        }
+        if (existsSync(target)) await unlink(staged.tmpPath).catch(() => undefined);
+        else await renameDurably(staged.tmpPath, target);
       } catch (e) {
         await unlink(staged.tmpPath).catch(() => undefined);
         throw e;
@@ -142,11 +175,26 @@ export class BlobStore {
   /** After rows were removed or repointed: unlinks every listed blob no row refers to any more. */
   async release(hashes: Iterable<string>, referenced: Referenced): Promise<void> {
     for (const hash of new Set(hashes)) {
-      await this.lock.run(hash, () => this.collectLocked(hash, referenced));
+      await this.lock.with(hash, () => this.collectLocked(hash, referenced));
+    }
+  }
+
+  /** Unlinks every stored blob no row refers to (after a restore replaced the rows). */
+  async collectAll(referenced: Referenced): Promise<void> {
+    for (const a of safeList(this.blobDir)) {
+      for (const b of safeList(join(this.blobDir, a))) {
+        for (const hash of safeList(join(this.blobDir, a, b))) {
+          if (/^[0-9a-f]{64}$/.test(hash)) await this.release([hash], referenced);
+        }
+      }
     }
   }
 
   private async collectLocked(hash: string, referenced: Referenced): Promise<void> {
+    if (this.holds > 0) {
+      this.deferred.set(hash, referenced);
+      return;
+    }
     try {
       if (await referenced(hash)) return;
       await unlink(this.pathOf(hash));
@@ -205,12 +253,3 @@ function safeList(dir: string): string[] {
   }
 }
 
-/** Makes a rename durable: the directory entry itself is flushed. */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}

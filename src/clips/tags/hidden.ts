@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import { parseJson } from '../../core/db/values.js';
 import type { ClipDatabase } from '../schema/database.js';
+import { readSetting, writeSetting } from '../settings/repository.js';
 import { ancestorsOf } from './names.js';
 import type { TagRepository } from './repository.js';
 import type { TagRef } from './sql.js';
@@ -11,18 +12,12 @@ type Db = Kysely<ClipDatabase>;
 const KEY = 'hidden_tags';
 
 export async function readHiddenList(db: Db): Promise<number[]> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
-  const ids = parseJson<unknown>(row?.value, []);
+  const ids = parseJson<unknown>(await readSetting(db, KEY), []);
   return Array.isArray(ids) ? ids.filter((v): v is number => Number.isSafeInteger(v)) : [];
 }
 
 export async function writeHiddenList(db: Db, ids: readonly number[]): Promise<void> {
-  const value = JSON.stringify([...new Set(ids)]);
-  await db
-    .insertInto('settings')
-    .values({ key: KEY, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
+  await writeSetting(db, KEY, JSON.stringify([...new Set(ids)]));
 }
 
 /**

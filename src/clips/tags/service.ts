@@ -50,9 +50,27 @@ export class TagService {
   async create(caller: KeyPrincipal, rawName: unknown): Promise<TagJson> {
     const name = validTagName(rawName);
     if (caller.scope && !inSubtree(name, caller.scope.name)) throw forbidden('tag-scoped key can only create subtags under its scope');
+    const tag = await this.makePath(name, true);
+    return { id: tag.id, name: tag.name, color: tag.color, count: 0 };
+  }
+
+  /** The tag of this (valid) name, made with its missing ancestors when absent (tag-server uploads). */
+  ensure(name: string): Promise<TagRow> {
+    return this.makePath(validTagName(name), false);
+  }
+
+  /**
+   * Creates the missing tags of a path, root-most first, in one transaction (companion §4.2,
+   * colours §4.3). An existing tag of that name is 409 when `mustBeNew`, else returned.
+   */
+  private async makePath(name: string, mustBeNew: boolean): Promise<TagRow> {
     const now = this.now();
-    const created = await this.ctx.db.transaction().execute(async (trx) => {
-      if (await this.repo.findByName(name, trx)) throw conflict(`tag already exists: ${name}`);
+    const { made, tag } = await this.ctx.db.transaction().execute(async (trx) => {
+      const found = await this.repo.findByName(name, trx);
+      if (found) {
+        if (mustBeNew) throw conflict(`tag already exists: ${name}`);
+        return { made: [] as TagRow[], tag: found };
+      }
       const made: TagRow[] = [];
       let inherited: string | null = null;
       for (const path of [...ancestorsOf(name), name]) {
@@ -67,11 +85,10 @@ export class TagService {
         made.push(row);
         inherited = color;
       }
-      return made;
+      return { made, tag: made[made.length - 1] };
     });
-    for (const t of created) this.ctx.events.emit('tag:created', { id: t.id, name: t.name, color: t.color });
-    const tag = created[created.length - 1];
-    return { id: tag.id, name: tag.name, color: tag.color, count: 0 };
+    for (const t of made) this.ctx.events.emit('tag:created', { id: t.id, name: t.name, color: t.color });
+    return tag;
   }
 
   /** Rename (moving the whole subtree) and/or recolour. */

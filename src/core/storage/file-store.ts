@@ -93,16 +93,15 @@ export class FileStore {
       await rm(staged.tempPath, { force: true });
       return false;
     }
-    await mkdir(dirname(target), { recursive: true });
     try {
-      await rename(staged.tempPath, target);
+      await renameDurably(staged.tempPath, target);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       // Staged on another device (the request named its filesystem after the file): copy over.
       await this.copyTo(staged.tempPath, location);
       await rm(staged.tempPath, { force: true });
+      await syncDir(dirname(target));
     }
-    await syncDir(dirname(target));
     return true;
   }
 
@@ -129,10 +128,7 @@ export class FileStore {
     const target = this.resolve(location);
     await mkdir(dirname(target), { recursive: true });
     if (await exists(target)) return;
-    const temp = `${target}.${randomBytes(4).toString('hex')}.part`;
-    await copyFile(fromAbsolute, temp);
-    await syncFile(temp);
-    await rename(temp, target);
+    await copyFileAtomic(fromAbsolute, target);
   }
 
   /** Removes temporary files left by a process that stopped mid-upload. */
@@ -163,7 +159,7 @@ export async function syncFile(path: string): Promise<void> {
 }
 
 /** Makes a rename durable; some filesystems refuse fsync on directories, which is harmless. */
-async function syncDir(path: string): Promise<void> {
+export async function syncDir(path: string): Promise<void> {
   try {
     const fh = await open(path, 'r');
     try {
@@ -187,12 +183,41 @@ export const isInside = (root: string, full: string) => full === root || full.st
 export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(4).toString('hex')}.part`;
-  const fh = await open(temp, 'w');
   try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
+    const fh = await open(temp, 'w');
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await renameDurably(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
   }
-  await rename(temp, path);
+}
+
+/** Copies a file to `path` through a fsynced temporary file and a rename (replaces `path`). */
+export async function copyFileAtomic(from: string, path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${randomBytes(4).toString('hex')}.part`;
+  try {
+    await copyFile(from, temp);
+    await syncFile(temp);
+    await renameDurably(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Moves a complete, fsynced file to its final path (creating the directory) and flushes the
+ * directory entry, so the file is there after a crash. Both paths must be on one filesystem.
+ */
+export async function renameDurably(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  await rename(from, to);
+  await syncDir(dirname(to));
 }

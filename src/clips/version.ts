@@ -1,0 +1,4 @@
+// The service version written into backup manifests.
+import pkg from '../../package.json' with { type: 'json' };
+
+export const APP_VERSION: string = pkg.version;
