@@ -10,9 +10,6 @@ export const LEGACY_SQL = [
   'src/clips/tags/assign.ts',
   'src/clips/tags/service.ts',
   'src/clips/tags/sql.ts',
-  'src/library/common/crud.ts',
-  'src/library/common/list.ts',
-  'src/library/common/named-repository.ts',
 ];
 
 // Import cycles that predate scripts/check-imports.mjs (issue 11 removes them; never add to it).

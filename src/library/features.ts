@@ -51,8 +51,8 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   searchFeature(host);
   const ui = uiFeature(host);
   const { categories, noteTypes } = categoriesFeature(host);
-  const { relations } = relationsFeature(host, { categories });
-  groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes });
+  const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
+  groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
   const queries = queriesFeature(host).service;
@@ -70,7 +70,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   startTransferSweeps(app, lib, exportStore, importStore);
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
-  notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes });
+  notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
 
   return { share, mrql };

@@ -3,7 +3,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import { containsText } from '../../core/db/fragments.js';
 import { Repository } from '../../core/db/repository.js';
 import type { Database, LogEntryTable } from '../schema/database.js';
-import { applyDateBounds, applySort, sortTerms } from '../common/list.js';
+import { applyDateBounds, applySort, sortTerms } from '../common/list.repository.js';
 
 export type LogRow = Selectable<LogEntryTable>;
 

@@ -4,7 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../../core/db/repository.js';
 import type { Dialect } from '../../core/db/dialect/index.js';
 import type { CategoryTable, Database } from '../schema/database.js';
-import { NamedRepository, type NamedRow } from '../common/named-repository.js';
+import { NamedRepository, type NamedRow } from '../common/named.repository.js';
 import type { CarrierKind } from './kinds.js';
 
 export type CarrierTable = CarrierKind['table'];

@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { badRequest } from '../../core/http/errors.js';
 import { commonListFields } from '../common/list.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/routes.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import type { CarrierInput, CarrierService } from './service.js';

@@ -7,9 +7,8 @@ import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { newRowStamp, withChange } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
-import type { NamedRow } from '../common/named-repository.js';
+import type { NamedRow } from '../common/named.repository.js';
 import { validName } from '../common/names.js';
-import type { Library } from '../context.js';
 import { checkMeta, compileMetaSchema } from '../meta/schema.js';
 import type { Database } from '../schema/database.js';
 import { parseAutoDetectRules } from '../resources/auto-detect.js';
@@ -39,17 +38,9 @@ export class CarrierService {
   private readonly repo: CarrierRepository;
   private readonly deps: NamedDeps;
 
-  /** @deprecated Transitional, for callers not yet wired through a feature.ts (notes). */
-  constructor(lib: Library, kind: CarrierKind);
-  constructor(repo: CarrierRepository, deps: NamedDeps);
-  constructor(source: CarrierRepository | Library, second: NamedDeps | CarrierKind) {
-    if (source instanceof CarrierRepository) {
-      this.repo = source;
-      this.deps = second as NamedDeps;
-    } else {
-      this.repo = new CarrierRepository(source.db, source.dialect, second as CarrierKind);
-      this.deps = source;
-    }
+  constructor(repo: CarrierRepository, deps: NamedDeps) {
+    this.repo = repo;
+    this.deps = deps;
     this.kind = this.repo.kind;
     this.named = new NamedEntities(this.repo, { entityType: this.kind.entityType, label: this.kind.label, uniqueName: this.kind.uniqueName }, this.deps);
   }

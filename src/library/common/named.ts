@@ -9,7 +9,7 @@ import type { Actor, Principal } from '../auth/principal.js';
 import type { Database } from '../schema/database.js';
 import { withChange } from './changes.js';
 import { pageOf, type CommonListInput } from './list.js';
-import type { NamedRepository, NamedRow, NamedTable } from './named-repository.js';
+import type { NamedRepository, NamedRow, NamedTable } from './named.repository.js';
 import { validName } from './names.js';
 
 export interface NamedKind {

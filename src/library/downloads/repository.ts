@@ -5,7 +5,7 @@ import { containsText } from '../../core/db/fragments.js';
 import { Repository } from '../../core/db/repository.js';
 import { fragment } from '../../core/db/sql-text.js';
 import { escapeLike } from '../../core/db/values.js';
-import { applyDateBounds, applySort, sortTerms } from '../common/list.js';
+import { applyDateBounds, applySort, sortTerms } from '../common/list.repository.js';
 import type { Database, DownloadHistoryTable } from '../schema/database.js';
 import { HTTP_STATUS_GLOB, MATCHED_REASONS, NEEDLES, parseReason, type MatchedReason } from './reasons.js';
 

@@ -9,6 +9,7 @@ import type { Library } from '../context.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { picked } from '../ui/picked.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
 import { GroupListInput } from './filters.js';
 import type { GroupService } from './service.js';
@@ -82,7 +83,7 @@ function GroupFilters(props: { req: FastifyRequest; categories: { id: number; na
   );
 }
 
-export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService, categoryService: CarrierService, shortcodes: Shortcodes): void {
+export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Library, groups: GroupService, categoryService: CarrierService, shortcodes: Shortcodes, pickers: PickRepository): void {
   const categories = () => categoryService.options();
 
   registerPage(app, layout, {
@@ -93,8 +94,8 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       const [{ rows, page, perPage }, cats, tagRows, ownerRows] = await Promise.all([
         groups.list(input),
         categories(),
-        picked(lib.db, 'tags', input.Tags ?? []),
-        picked(lib.db, 'groups', [input.OwnerId]),
+        picked(pickers, 'tags', input.Tags ?? []),
+        picked(pickers, 'groups', [input.OwnerId]),
       ]);
       const extra = <GroupFilters req={req} categories={cats} tags={tagRows} owner={ownerRows} />;
       // Filtered to exactly one category, the list shows its list header, footer and CSS.

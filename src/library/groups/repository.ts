@@ -5,8 +5,8 @@ import { sql, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
 import { containsText } from '../../core/db/fragments.js';
 import type { Dialect } from '../../core/db/dialect/index.js';
 import type { GroupTable } from '../schema/database.js';
-import { applyDateBounds } from '../common/list.js';
-import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named-repository.js';
+import { applyDateBounds } from '../common/list.repository.js';
+import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named.repository.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { GroupListQuery } from './filters.js';
 

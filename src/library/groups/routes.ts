@@ -1,7 +1,7 @@
 // /v1/groups, /v1/group… (contract: Groups, Group ownership).
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/routes.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { GroupListInput } from './filters.js';
 import type { GroupService } from './service.js';

@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import type { CarrierService } from '../categories/service.js';
 import { newRowStamp, withChange } from '../common/changes.js';
-import type { TimeBucket } from '../common/named-repository.js';
+import type { TimeBucket } from '../common/named.repository.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import type { RelationService } from '../relations/service.js';

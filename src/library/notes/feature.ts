@@ -7,6 +7,7 @@ import { mrqlListFilter } from '../mrql/filter.js';
 import type { ShareService } from '../sharing/service.js';
 import type { TagService } from '../tags/service.js';
 import type { Shortcodes } from '../templates/index.js';
+import type { PickRepository } from '../ui/repository.js';
 import { registerNotePages } from './pages.js';
 import { NoteRepository } from './repository.js';
 import { registerNoteRoutes } from './routes.js';
@@ -19,6 +20,7 @@ export interface NoteFeatureDeps {
   blocks: { service: BlockService; views: BlockViews };
   sharing: ShareService;
   shortcodes: Shortcodes;
+  pickers: PickRepository;
 }
 
 export function notesFeature(host: FeatureHost, deps: NoteFeatureDeps) {
@@ -26,6 +28,6 @@ export function notesFeature(host: FeatureHost, deps: NoteFeatureDeps) {
   const repo = new NoteRepository(lib.db, lib.dialect, (text) => mrqlListFilter(lib, 'note', text, 'notes'));
   const service = new NoteService(repo, { bus: lib.bus, transactor: lib.transactor, tags: deps.tags, noteTypes: deps.noteTypes, blocks: deps.blocks.service });
   registerNoteRoutes(routes, lib, service);
-  registerNotePages(app, layout, lib, { notes: service, blocks: deps.blocks.service, views: deps.blocks.views, sharing: deps.sharing, shortcodes: deps.shortcodes });
+  registerNotePages(app, layout, lib, { notes: service, blocks: deps.blocks.service, views: deps.blocks.views, sharing: deps.sharing, shortcodes: deps.shortcodes, pickers: deps.pickers });
   return { service };
 }

@@ -14,6 +14,7 @@ import type { BlockViews } from '../blocks/view.js';
 import type { ShareService } from '../sharing/service.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import { cardAvatars } from './avatars.js';
+import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
 import { NoteListInput } from './filters.js';
 import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
@@ -28,16 +29,17 @@ export interface NotePageDeps {
   views: BlockViews;
   sharing: ShareService;
   shortcodes: Shortcodes;
+  pickers: PickRepository;
 }
 
-export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, { notes, blocks, views, sharing, shortcodes }: NotePageDeps): void {
+export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Library, { notes, blocks, views, sharing, shortcodes, pickers }: NotePageDeps): void {
   const noteTypes = () => notes.noteTypeChoices();
   type Detail = Awaited<ReturnType<NoteService['read']>>;
   const notePicks = async (req: FastifyRequest, note?: Detail) => ({
-    tags: await formPicks(lib.db, req, 'tags', 'Tags', note?.Tags ?? []),
-    groups: await formPicks(lib.db, req, 'groups', 'Groups', note?.Groups ?? []),
-    resources: await formPicks(lib.db, req, 'resources', 'Resources', note?.Resources ?? []),
-    owner: await formPicks(lib.db, req, 'groups', 'OwnerId', note?.Owner ? [note.Owner] : []),
+    tags: await formPicks(pickers, req, 'tags', 'Tags', note?.Tags ?? []),
+    groups: await formPicks(pickers, req, 'groups', 'Groups', note?.Groups ?? []),
+    resources: await formPicks(pickers, req, 'resources', 'Resources', note?.Resources ?? []),
+    owner: await formPicks(pickers, req, 'groups', 'OwnerId', note?.Owner ? [note.Owner] : []),
   });
 
   registerPage(app, layout, {
@@ -49,9 +51,9 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
         notes.list(input),
         notes.count(input),
         noteTypes(),
-        picked(lib.db, 'tags', input.Tags ?? []),
-        picked(lib.db, 'groups', input.Groups ?? []),
-        picked(lib.db, 'groups', [input.OwnerId]),
+        picked(pickers, 'tags', input.Tags ?? []),
+        picked(pickers, 'groups', input.Groups ?? []),
+        picked(pickers, 'groups', [input.OwnerId]),
       ]);
       // Filtered to one note type, the list shows that type's list header, footer and CSS.
       const oneType = input.NoteTypeId ?? (input.NoteTypeIds?.length === 1 ? input.NoteTypeIds[0] : undefined);

@@ -6,8 +6,8 @@ import { sql, type Insertable, type RawBuilder, type Selectable, type SqlBool } 
 import type { Dialect } from '../../core/db/dialect/index.js';
 import { containsText } from '../../core/db/fragments.js';
 import type { Executor } from '../../core/db/repository.js';
-import { applyDateBounds } from '../common/list.js';
-import { NamedRepository, type NamedQuery } from '../common/named-repository.js';
+import { applyDateBounds } from '../common/list.repository.js';
+import { NamedRepository, type NamedQuery } from '../common/named.repository.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database, GroupTable, NoteTable, NoteTypeTable, ResourceTable } from '../schema/database.js';
 import { NOTE_SORT, type NoteListQuery } from './filters.js';

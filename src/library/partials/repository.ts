@@ -1,7 +1,7 @@
 // Template partial rows.
 import type { Insertable } from 'kysely';
 import type { TemplatePartialTable } from '../schema/database.js';
-import { NamedRepository, type NamedRow } from '../common/named-repository.js';
+import { NamedRepository, type NamedRow } from '../common/named.repository.js';
 
 export type PartialRow = NamedRow<'template_partials'>;
 

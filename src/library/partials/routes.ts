@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/routes.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { TEMPLATE_PRESETS } from './presets.js';
 import { partialRecord, type PartialService } from './service.js';

@@ -2,7 +2,7 @@
 import { sql, type Insertable } from 'kysely';
 import { containsText } from '../../core/db/fragments.js';
 import type { QueryTable } from '../schema/database.js';
-import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named-repository.js';
+import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named.repository.js';
 import type { CommonListInput } from '../common/list.js';
 
 export type QueryRow = NamedRow<'queries'>;

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/routes.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import { queryRecord, type QueryService } from './service.js';

@@ -5,7 +5,6 @@ import type { Actor } from '../auth/principal.js';
 import { rowStamp, withChange } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { validName } from '../common/names.js';
-import type { Library } from '../context.js';
 import type { ReadonlyRunner } from './readonly.js';
 import { QueryRepository, type QueryListFilter, type QueryRow } from './repository.js';
 
@@ -36,12 +35,9 @@ export class QueryService {
   private readonly repo: QueryRepository;
   private readonly deps: QueryDeps;
 
-  /** @deprecated Transitional, for callers not yet wired through a feature.ts (table blocks). */
-  constructor(lib: Library);
-  constructor(repo: QueryRepository, deps: QueryDeps);
-  constructor(source: QueryRepository | Library, deps?: QueryDeps) {
-    this.repo = source instanceof QueryRepository ? source : new QueryRepository(source.db, source.dialect);
-    this.deps = source instanceof QueryRepository ? deps! : source;
+  constructor(repo: QueryRepository, deps: QueryDeps) {
+    this.repo = repo;
+    this.deps = deps;
     this.named = new NamedEntities(this.repo, { entityType: 'query', label: 'query', uniqueName: true }, this.deps);
   }
 

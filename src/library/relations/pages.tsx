@@ -1,5 +1,6 @@
 // Relation type and relation pages (companion §6.4): lists, details showing the category flow
 // and both ends, and forms; the new-relation form pre-fills from its query parameters.
+import type { PickRepository } from '../ui/repository.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
@@ -66,7 +67,7 @@ export function registerRelationPages(
   app: FastifyInstance,
   layout: Layout,
   lib: Library,
-  services: { types: RelationTypeService; relations: RelationService; categories: CarrierService },
+  services: { types: RelationTypeService; relations: RelationService; categories: CarrierService; pickers: PickRepository },
 ): void {
   const { types, relations } = services;
   const categories = () => services.categories.options();
@@ -75,7 +76,7 @@ export function registerRelationPages(
   /** Names of the groups a relation form starts with (from the relation or the query). */
   const endsOf = async (req: FastifyRequest, r?: RelationRecord) => {
     const q = queryOf(req);
-    return picked(lib.db, 'groups', [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number));
+    return picked(services.pickers, 'groups', [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number));
   };
 
   registerPage(app, layout, {

@@ -3,7 +3,7 @@
 import { sql, type Insertable, type SqlBool } from 'kysely';
 import type { RelationTable, RelationTypeTable } from '../schema/database.js';
 import type { CommonListInput } from '../common/list.js';
-import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named-repository.js';
+import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named.repository.js';
 
 export type RelationTypeRow = NamedRow<'group_relation_types'>;
 export type RelationRow = NamedRow<'group_relations'>;

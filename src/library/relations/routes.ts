@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { commonListFields } from '../common/list.js';
-import { registerInlineEdits, sendList } from '../common/crud.js';
+import { registerInlineEdits, sendList } from '../common/routes.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { relationTypeRecord } from './records.js';
 import type { RelationTypeService } from './types.js';

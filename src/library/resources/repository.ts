@@ -3,8 +3,8 @@
 // have their own repositories beside this one.
 import { sql, type Insertable, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import { containsText } from '../../core/db/fragments.js';
-import { applyDateBounds } from '../common/list.js';
-import { NamedRepository, type NamedQuery } from '../common/named-repository.js';
+import { applyDateBounds } from '../common/list.repository.js';
+import { NamedRepository, type NamedQuery } from '../common/named.repository.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { ResourceTable } from '../schema/database.js';
 import { similarPair } from '../similarity/repository.js';

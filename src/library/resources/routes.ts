@@ -8,7 +8,7 @@ import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { sendWrite } from '../../core/http/respond.js';
 import { sendFile } from '../../core/storage/serve.js';
-import { sendList } from '../common/crud.js';
+import { sendList } from '../common/routes.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';

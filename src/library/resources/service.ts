@@ -7,7 +7,7 @@ import type { Actor } from '../auth/principal.js';
 import { withChange } from '../common/changes.js';
 import { pageOf } from '../common/list.js';
 import { NamedEntities } from '../common/named.js';
-import type { TimeBucket } from '../common/named-repository.js';
+import type { TimeBucket } from '../common/named.repository.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { mrqlListFilter } from '../mrql/filter.js';
 import type { Database } from '../schema/database.js';

@@ -1,7 +1,7 @@
 // Tag rows and their links to resources, notes and groups.
 import { sql, type Insertable } from 'kysely';
 import type { TagTable } from '../schema/database.js';
-import { NamedRepository, type NamedRow } from '../common/named-repository.js';
+import { NamedRepository, type NamedRow } from '../common/named.repository.js';
 import type { SortSpec } from '../common/list.js';
 
 export type TagRow = NamedRow<'tags'>;

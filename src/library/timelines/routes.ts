@@ -3,7 +3,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { CommonListInput } from '../common/list.js';
 import type { NamedEntities } from '../common/named.js';
-import type { NamedTable, TimeBucket } from '../common/named-repository.js';
+import type { NamedTable, TimeBucket } from '../common/named.repository.js';
 import type { LibraryRoutes } from '../http/routes.js';
 import { buildBuckets, normaliseColumns, normaliseGranularity, parseAnchor } from './buckets.js';
 

@@ -6,7 +6,8 @@ import { sql, type Selectable, type SelectQueryBuilder, type Updateable } from '
 import { Repository } from '../../core/db/repository.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
-import { applyCommonFilters, applySort, sortTerms, type CommonListInput, type SortSpec } from './list.js';
+import { type CommonListInput, type SortSpec } from './list.js';
+import { applyCommonFilters, applySort, sortTerms } from './list.repository.js';
 
 /** Tables whose rows have id, name, description, created_at and updated_at. */
 export type NamedTable =
