@@ -15,7 +15,7 @@ const build = (db: Kysely<never>, dialect: Dialect) => new SeriesLike(db as unkn
 
 export default [
   sqlCases(
-    NamedRepository as unknown as new (db: never, dialect: Dialect) => SeriesLike,
+    NamedRepository as unknown as typeof SeriesLike,
     [
       ['find', (r) => r.find(1)],
       ['findByName', (r) => r.findByName('a')],
