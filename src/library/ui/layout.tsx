@@ -110,6 +110,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <title>{ctx.pageTitle} - Stacks</title>
         <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/public/index.css" />
+        <link rel="stylesheet" href="/public/viewer.css" />
         <script src="/public/csrf.js"></script>
         <script src="/public/picker.js"></script>
         <script defer src="/public/vendor/alpine.min.js"></script>
@@ -146,6 +147,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           {showAccount && principal ? <AccountMenu principal={principal} /> : null}
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
+          <script defer src="/public/lightbox.js"></script>
         </header>
         {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
         <section class="title-area" aria-labelledby="page-title">
