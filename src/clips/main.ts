@@ -43,6 +43,7 @@ import { WatchManager } from './watch/manager.js';
 import { WatchRepository } from './watch/repository.js';
 import { registerWatchRoutes } from './watch/routes.js';
 import { WatchService } from './watch/service.js';
+import { registerClipUi } from './ui/assets.js';
 
 export const SHUTDOWN_GRACE_MS = 5_000;
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -189,6 +190,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerBackupRoutes(routes, ctx, backups);
   registerClipboardRoutes(routes, services.clipboard);
   registerPluginRoutes(routes, plugins);
+  registerClipUi(app);
 
   const stopBackground = async () => {
     await pluginHost.unloadAll();
