@@ -109,7 +109,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     clipboardWrite: (text) => clipboard.copyText(text),
     policy: fetchPolicy,
     handlerTimeoutMs: config.pluginHandlerTimeoutMs,
-    actionTimeoutMs: 5 * 60_000,
+    actionTimeoutMs: config.pluginActionTimeoutMs,
     log,
   });
   const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
