@@ -10,6 +10,7 @@ import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostBut
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { picked } from '../ui/picked.js';
+import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
@@ -124,13 +125,14 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       };
     },
     view: (ctx, req) => (
-      <section>
+      <section x-data={selectionScope(ctx.groups.map((g) => g.ID))}>
         {ctx._slots.css}
         {ctx._slots.header}
+        <BulkBar req={req} kind="groups" ops={{ tags: true, meta: true, compare: { path: '/group/compare', first: 'g1', second: 'g2' }, deleteConfirm: 'Delete the selected groups?' }} />
         <ul class="cards" data-testid="group-list">
           {ctx.groups.map((g) => (
             <li class="card">
-              <GroupLink g={g} />
+              <SelectBox id={g.ID} name={g.Name} /> <GroupLink g={g} />
               {g.Category ? <small> · {g.Category.Name}</small> : null}
               <Markdown text={g.Description} />
               <p class="tags">{g.Tags.map((t) => <span class="tag">{t.Name}</span>)}</p>

@@ -10,6 +10,7 @@ import type { Library } from '../context.js';
 import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
+import { selectionScope } from '../ui/bulk.js';
 import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
 import type { BlockViews } from '../blocks/view.js';
@@ -19,7 +20,7 @@ import { cardAvatars } from './avatars.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
 import { NoteListInput } from './filters.js';
-import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
+import { NoteBulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { NoteService } from './service.js';
 
@@ -78,11 +79,11 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       };
     },
     view: (ctx, req) => (
-      <section>
+      <section x-data={selectionScope(ctx.notes.map((n) => n.ID))}>
         <link rel="stylesheet" href="/public/notes.css" />
         {ctx._slots.css}
         {ctx._slots.header}
-        <BulkBar req={req} />
+        <NoteBulkBar req={req} />
         <ul class="cards" data-testid="note-list">
           {ctx.notes.map((n) => (
             <NoteCard n={n} avatar={ctx._avatars.get(n.ID)} />

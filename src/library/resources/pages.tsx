@@ -13,6 +13,7 @@ import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
@@ -75,45 +76,8 @@ function ResourceFilters(props: { req: FastifyRequest; action: string; categorie
   );
 }
 
-/** Bulk actions over the checked resources (current page only). */
-function BulkBar(): SafeHtml {
-  const hidden = (
-    <template x-for="id in selected">
-      <input type="hidden" name="ID" x-bind:value="id" />
-    </template>
-  );
-  return (
-    <div class="bulk" x-show="selected.length > 0" x-cloak="">
-      <span x-text="selected.length + ' selected'"></span>
-      <form method="post" action="/v1/resources/addTags" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="tag ids" size={8} />
-        <button type="submit">Add tags</button>
-      </form>
-      <form method="post" action="/v1/resources/removeTags" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="tag ids" size={8} />
-        <button type="submit">Remove tags</button>
-      </form>
-      <form method="post" action="/v1/resources/addGroups" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="group ids" size={8} />
-        <button type="submit">Add groups</button>
-      </form>
-      <form method="post" action="/v1/resource/recalculateDimensions" class="inline">
-        {hidden}
-        <button type="submit">Update dimensions</button>
-      </form>
-      <form method="post" action="/v1/resources/delete" class="inline" x-data="" {...{ '@submit': "if (!$event.shiftKey && !confirm('Delete the selected resources and their files?')) $event.preventDefault()" }}>
-        {hidden}
-        <button type="submit" class="danger">Delete</button>
-      </form>
-    </div>
-  );
-}
-
-function Select(props: { id: number }): SafeHtml {
-  return <input type="checkbox" aria-label="select" value={props.id} {...{ "x-model.number": "selected" }} />;
+function Select(props: { r: { ID: number; Name: string } }): SafeHtml {
+  return <SelectBox id={props.r.ID} name={props.r.Name} />;
 }
 
 export interface ResourcePageDeps {
@@ -177,11 +141,11 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         };
       },
       view: (c, req) => (
-        <section x-data="{ selected: [] }">
+        <section x-data={selectionScope(c.resources.map((r) => r.ID))}>
           {c._slots.css}
           {c._slots.header}
           <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
-          <BulkBar />
+          <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
           {c._slots.footer}
@@ -198,7 +162,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
             <Thumb r={r} />
           </a>
           <div>
-            <Select id={r.ID} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
+            <Select r={r} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
           </div>
           <small>
             {formatSize(r.FileSize)}
@@ -238,7 +202,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         {rows.map((r) => (
           <tr>
             <td>
-              <Select id={r.ID} />
+              <Select r={r} />
             </td>
             <td>{r.ID}</td>
             <td>
