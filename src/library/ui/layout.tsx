@@ -174,6 +174,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
           <script defer src="/public/lightbox.js"></script>
+          <script defer src="/public/mentions.js"></script>
         </header>
         {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
         <section class="title-area" aria-labelledby="page-title">
