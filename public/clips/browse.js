@@ -286,9 +286,10 @@ function renderBulk() {
           allSelected ? 'Clear selection' : 'Select page',
         )
       : null,
-    h('button', { type: 'button', class: 'secondary', disabled: none, onclick: downloadZip }, 'Download ZIP'),
   ];
-  if (can.edit()) {
+  // Actions appear once something is selected, so the bar stays one quiet line otherwise.
+  if (!none) parts.push(h('button', { type: 'button', class: 'secondary', onclick: downloadZip }, 'Download ZIP'));
+  if (!none && can.edit()) {
     const tagSelect = h('select', { id: 'bulk-tag', disabled: none || !view.tags.length }, tagOptions(view.tags));
     parts.push(
       h(
