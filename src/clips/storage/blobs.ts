@@ -4,12 +4,13 @@
 // to it. Both steps for one hash run under one lock, so a delete cannot remove a blob that a
 // concurrent upload of the same bytes is about to reference.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renameDurably } from '../../core/storage/file-store.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
+import { isInsideRoot, NO_FOLLOW_READ } from '../../core/storage/resolver.js';
 import { Reclaimer } from './reclaim.js';
 
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
@@ -46,7 +47,11 @@ export class BlobStore {
     this.tmpDir = join(dataDir, 'tmp');
     mkdirSync(this.blobDir, { recursive: true, mode: 0o755 });
     mkdirSync(this.tmpDir, { recursive: true, mode: 0o755 });
+    this.realBlobDir = realpathSync(this.blobDir);
   }
+
+  /** The blob folder with symlinks resolved: every blob read must lie under it. */
+  private readonly realBlobDir: string;
 
   pathOf(hash: string): string {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not a sha256 hash: ${hash}`);
@@ -203,8 +208,13 @@ export class BlobStore {
     }
   }
 
+  /** Whether the blob is stored as a regular file (a symlink in its place does not count). */
   exists(hash: string): boolean {
-    return existsSync(this.pathOf(hash));
+    try {
+      return lstatSync(this.pathOf(hash)).isFile();
+    } catch {
+      return false;
+    }
   }
 
   /** A read stream over the whole blob or an inclusive byte range. */
@@ -216,7 +226,25 @@ export class BlobStore {
         done(null, chunk);
       },
     });
-    return pipeline(createReadStream(this.pathOf(hash), range), counted, () => undefined);
+    return pipeline(createReadStream('', { fd: this.openChecked(hash), ...range }), counted, () => undefined);
+  }
+
+  /**
+   * Opens a blob the way the library's resolver opens a stored file: never through a symlink
+   * as the file (O_NOFOLLOW), and only when its real path lies under the blob folder.
+   */
+  private openChecked(hash: string): number {
+    const fd = openSync(this.pathOf(hash), NO_FOLLOW_READ);
+    try {
+      const actual = realpathSync(`/proc/self/fd/${fd}`);
+      if (!isInsideRoot(this.realBlobDir, actual)) throw new Error(`blob ${hash} leads outside ${this.blobDir}`);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        closeSync(fd);
+        throw e;
+      }
+    }
+    return fd;
   }
 
   /**
