@@ -7,7 +7,9 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { Markdown } from '../ui/markdown.js';
 import { picked } from '../ui/picked.js';
+import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
@@ -122,15 +124,16 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       };
     },
     view: (ctx, req) => (
-      <section>
+      <section x-data={selectionScope(ctx.groups.map((g) => g.ID))}>
         {ctx._slots.css}
         {ctx._slots.header}
+        <BulkBar req={req} kind="groups" ops={{ tags: true, meta: true, compare: { path: '/group/compare', first: 'g1', second: 'g2' }, deleteConfirm: 'Delete the selected groups?' }} />
         <ul class="cards" data-testid="group-list">
           {ctx.groups.map((g) => (
             <li class="card">
-              <GroupLink g={g} />
+              <SelectBox id={g.ID} name={g.Name} /> <GroupLink g={g} />
               {g.Category ? <small> · {g.Category.Name}</small> : null}
-              <p>{g.Description}</p>
+              <Markdown text={g.Description} />
               <p class="tags">{g.Tags.map((t) => <span class="tag">{t.Name}</span>)}</p>
             </li>
           ))}
@@ -197,7 +200,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           {ctx._css}
           {ctx._slots.custom_header}
           <section class="card">
-            <p class="description">{g.Description || 'No description.'}</p>
+            <Markdown class="description" text={g.Description} empty="No description." />
             {g.URL ? <a href={g.URL} rel="noopener noreferrer">{g.URL}</a> : null}
             <p class="tags">{g.Tags.map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
             <pre>{JSON.stringify(g.Meta, null, 2)}</pre>

@@ -32,6 +32,7 @@ export async function readUpload(req: FastifyRequest, store: FileStore, fileFiel
   checkDeclaredSize(req, limit);
   const wanted = new Set(fileFields.map((f) => f.toLowerCase()));
   const fields: Record<string, unknown> = {};
+  req.uploadFields = fields; // so a failed form upload can go back to its form, filled in
   const files: UploadedFile[] = [];
   let total = 0;
   try {

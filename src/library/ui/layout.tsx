@@ -4,6 +4,7 @@ import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import type { PageContext } from '../../core/http/pages.js';
 import { can, type Principal } from '../auth/principal.js';
 import { authEnabledFor, csrfTokenOf } from '../auth/pipeline.js';
+import { isSafeRelativePath } from '../../core/http/respond.js';
 import { withoutForbiddenActions, type Permission } from './permitted.js';
 
 // Notes, Resources and MRQL join the menu with the issues that build them.
@@ -84,6 +85,30 @@ function active(req: FastifyRequest, href: string): boolean {
 
 layout.common = pageCommon;
 
+/** A failed form's message; a duplicate names the existing entity with a link (`errorLink`). */
+function ErrorBanner(props: { message: string; req: FastifyRequest }): SafeHtml {
+  const link = String((props.req.query as Record<string, unknown> | undefined)?.errorLink ?? '');
+  return (
+    <div class="error-banner" role="alert">
+      {props.message}
+      {isSafeRelativePath(link) ? (
+        <span>
+          {' '}
+          <a href={link}>Open the existing one</a>
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Flash(props: { message: string }): SafeHtml {
+  return (
+    <div class="notice flash" role="status" data-testid="flash">
+      {props.message}
+    </div>
+  );
+}
+
 export interface LayoutExtras {
   /** Sidebar content (filters on lists, details on detail pages). */
   sidebar?: SafeHtml;
@@ -110,6 +135,8 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <title>{ctx.pageTitle} - Stacks</title>
         <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/public/index.css" />
+        <link rel="stylesheet" href="/public/viewer.css" />
+        <link rel="stylesheet" href="/public/pages.css" />
         <script src="/public/csrf.js"></script>
         <script src="/public/picker.js"></script>
         <script defer src="/public/vendor/alpine.min.js"></script>
@@ -146,6 +173,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           {showAccount && principal ? <AccountMenu principal={principal} /> : null}
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
+          <script defer src="/public/lightbox.js"></script>
         </header>
         {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
         <section class="title-area" aria-labelledby="page-title">
@@ -156,11 +184,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <div class="page">
           {extras.sidebar ? <aside class="sidebar">{trim(extras.sidebar)}</aside> : null}
           <main id="main-content">
-            {ctx.errorMessage ? (
-              <div class="error-banner" role="alert">
-                {ctx.errorMessage}
-              </div>
-            ) : null}
+            {ctx.errorMessage ? <ErrorBanner message={ctx.errorMessage} req={req} /> : req.flash ? <Flash message={req.flash} /> : null}
             {trim(body)}
           </main>
         </div>
