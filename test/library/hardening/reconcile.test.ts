@@ -11,7 +11,7 @@ import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 import { postMultipart } from '../../helpers/resources.js';
 import { uploadResource } from '../../helpers/uploads.js';
 
-const HOUR_AGO = new Date(Date.now() - 3_600_000);
+const HOUR_AGO = new Date(Date.now() - 2 * 3_600_000);
 
 /** A complete content-addressed file with no row, as a crash after the rename leaves it. */
 function strayContent(lib: TestLibrary, text: string, old = true): string {
