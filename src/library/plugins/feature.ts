@@ -8,6 +8,7 @@ import { installDb, type DbServices } from './db.js';
 import { HookDispatcher } from './hooks.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
+import { registerPluginPages } from './pages.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -16,7 +17,7 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>): PluginsFeature {
+export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>): PluginsFeature {
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -33,6 +34,7 @@ export function pluginsFeature({ app, lib }: FeatureHost, log: (message: string)
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
   registerEndpointRoutes(app, manager, log);
+  registerPluginPages(app, layout, manager, log);
   return {
     manager,
     start: async () => manager?.start(),
