@@ -8,6 +8,7 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { picked } from '../ui/picked.js';
 import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
@@ -59,7 +60,7 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
       <FormPage req={props.req} />
       {g ? <input type="hidden" name="ID" value={g.ID} /> : null}
       <Field label="Name" name="Name" required value={value('Name', g?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', g?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', g?.Description)} mentions="resource,note,group,tag" hint="Markdown; type @ to mention a resource, note, group or tag." />
       <Field label="URL" name="URL" value={value('URL', g?.URL)} />
       <OptionSelect label="Category" name="CategoryId" options={[{ id: 0, name: 'none' }, ...props.categories]} selected={categoryId} />
       <Picker label="Owner (parent group)" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={owner} />
@@ -250,6 +251,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
               ))}
             </ul>
           </Section>
+          <UploadTarget ownerId={g.ID} groupId={g.ID} where="to this group" />
           {ctx._slots.custom_detail_footer}
         </div>
       );

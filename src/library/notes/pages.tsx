@@ -9,6 +9,7 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { selectionScope } from '../ui/bulk.js';
 import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
@@ -212,6 +213,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
               <p class="empty">None.</p>
             )}
           </section>
+          <UploadTarget noteId={n.ID} ownerId={n.Owner?.ID} where="to this note" />
           {ctx._slots.custom_detail_footer}
           <script src="/public/note-blocks.js"></script>
           <script src="/public/block-editor.js"></script>

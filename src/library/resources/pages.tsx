@@ -9,6 +9,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
@@ -143,6 +144,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         <section x-data={selectionScope(c.resources.map((r) => r.ID))}>
           {c._slots.css}
           {c._slots.header}
+          <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
           <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
@@ -272,6 +274,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         {c._slots.custom_header}
         <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
+        <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
     ),
   });
@@ -521,7 +524,7 @@ function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categori
         </div>
       )}
       <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} mentions="note,group,tag" hint="Markdown; type @ to mention a note, group or tag." />
       <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
       <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
       <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />
