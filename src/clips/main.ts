@@ -35,6 +35,7 @@ import { TagServers } from './serve/manager.js';
 import { ServeRepository } from './serve/repository.js';
 import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
+import { readSetting } from './settings/repository.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
@@ -167,6 +168,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   cleanup.start();
   await watcher.start();
   await plugins.startAll(true);
+  const stopUpdateChecks = plugins.startUpdateChecks(await readSetting(ctx.db, 'plugin_update_interval'));
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
@@ -194,6 +196,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerClipUi(app);
 
   const stopBackground = async () => {
+    stopUpdateChecks();
     await pluginHost.unloadAll();
     await watcher.close();
     await cleanup.stop();
