@@ -63,6 +63,11 @@ export const libraryFlags = {
   'login-attempt-window': flag.duration('sliding window of the login limit; also the effective lockout', '15m', 'LOGIN_ATTEMPT_WINDOW'),
   'trust-proxy-headers': flag.bool('take the client IP for login throttling from X-Forwarded-For (only behind a trusted proxy)', 'TRUST_PROXY_HEADERS'),
   'max-user-tokens': flag.int('API tokens one account may hold (0 = no cap)', 100, { env: 'MAX_USER_TOKENS', min: 0 }),
+  'plugin-path': flag.string('directory whose sub-directories each hold a Lua plugin (plugin.lua)', './plugins', { env: 'PLUGIN_PATH' }),
+  'plugins-disabled': flag.bool('turn the plugin system off: no discovery, no plugin VMs', 'PLUGINS_DISABLED'),
+  'plugin-schedule-tick': flag.duration('how often the plugin scheduler looks for due schedules and scheduled downloads', '30s', 'PLUGIN_SCHEDULE_TICK'),
+  'max-action-entities': flag.int('entities one plugin-action run may name (0 = 1000)', 0, { env: 'MAX_ACTION_ENTITIES', min: 0 }),
+  'plugin-memory-limit': flag.int('memory cap of each plugin VM in bytes (0 = 256 MiB)', 0, { env: 'PLUGIN_MEMORY_LIMIT', min: 0 }),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -127,6 +132,8 @@ export interface LibraryConfig {
   };
   /** Accounts and login (companion §1.8.4). */
   auth: AuthConfig;
+  /** The Lua plugin host (companion §1.8.3, library-plugins.md §2). */
+  plugins: PluginConfig;
   hashing: {
     workerCount: number;
     batchSize: number;
@@ -136,6 +143,14 @@ export interface LibraryConfig {
     disabled: boolean;
     cacheSize: number;
   };
+}
+
+export interface PluginConfig {
+  /** Directory scanned for plugin sub-directories; null when the plugin system is off. */
+  path: string | null;
+  scheduleTickMs: number;
+  maxActionEntities: number;
+  memoryLimitBytes: number;
 }
 
 export interface AuthConfig {
@@ -315,6 +330,12 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     },
     mrql: mrqlSettings(f),
     auth: authSettings(f),
+    plugins: {
+      path: f['plugins-disabled'] ? null : f['plugin-path'],
+      scheduleTickMs: f['plugin-schedule-tick'],
+      maxActionEntities: f['max-action-entities'] || 1000,
+      memoryLimitBytes: f['plugin-memory-limit'] || 256 * 1024 * 1024,
+    },
     fts: !f['skip-fts'],
     generation: generationSettings(env),
     templateSigningKey: env.TEMPLATE_SIGNING_KEY ?? '',

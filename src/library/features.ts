@@ -31,15 +31,18 @@ import { searchFeature } from './search/feature.js';
 import { exportsFeature } from './exports/feature.js';
 import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
+import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
   share: ShareServer;
   /** The MRQL feature, for in-process callers (tests, benchmarks). */
   mrql: MrqlFeature;
+  /** The Lua plugin host: started (discovery, activation) before the server listens. */
+  plugins: PluginsFeature;
 }
 
-export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts): FeatureServers {
+export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts, log: (message: string) => void = console.log): FeatureServers {
   const pageLayout = layout as Layout;
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   auditFeature(host);
@@ -72,6 +75,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
+  const plugins = pluginsFeature(host, log);
 
-  return { share, mrql };
+  return { share, mrql, plugins };
 }

@@ -8,6 +8,8 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { selectionScope } from '../ui/bulk.js';
 import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
@@ -174,7 +176,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             </p>
           ) : null}
           <section class="card note-body" id="note-blocks" data-note-id={n.ID} data-block-types={JSON.stringify(ctx._types)}>
-            {!hasText && n.Description ? <div class="block-text note-description">{n.Description}</div> : null}
+            {!hasText && n.Description ? <Markdown class="block-text note-description" text={n.Description} /> : null}
             <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
             {ctx.blocks.length === 0 && !n.Description ? <p class="empty no-blocks">This note is empty. Edit its blocks to add text, todos, tables and more.</p> : null}
             <div class="block-toolbar">
@@ -211,6 +213,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
               <p class="empty">None.</p>
             )}
           </section>
+          <UploadTarget noteId={n.ID} ownerId={n.Owner?.ID} where="to this note" />
           {ctx._slots.custom_detail_footer}
           <script src="/public/note-blocks.js"></script>
           <script src="/public/block-editor.js"></script>
@@ -230,7 +233,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     view: (ctx) => (
       <article class="note-reading">
         <link rel="stylesheet" href="/public/notes.css" />
-        {!ctx.blocks.some((b) => b.type === 'text') && ctx.note.Description ? <div class="block-text note-description">{ctx.note.Description}</div> : null}
+        {!ctx.blocks.some((b) => b.type === 'text') && ctx.note.Description ? <Markdown class="block-text note-description" text={ctx.note.Description} /> : null}
         <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
         <p>
           <a href={`/note?id=${ctx.note.ID}`}>Back to the note</a>

@@ -9,6 +9,8 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { When } from '../ui/dates.js';
+import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
@@ -21,6 +23,7 @@ import type { ResourceService } from './service.js';
 import type { VersionService } from '../versions/service.js';
 import { comparison } from '../versions/service.js';
 import type { SimilarityService } from '../similarity/service.js';
+import { FileViewer, viewerData, type ViewerData } from './viewer.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
@@ -142,6 +145,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         <section x-data={selectionScope(c.resources.map((r) => r.ID))}>
           {c._slots.css}
           {c._slots.header}
+          <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
           <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
@@ -155,7 +159,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     <ul class="cards resource-grid" data-testid="resource-list">
       {rows.map((r) => (
         <li class="card resource-card">
-          <a href={`/resource?id=${r.ID}`}>
+          <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
             <Thumb r={r} />
           </a>
           <div>
@@ -171,7 +175,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           {r.Description ? (
             <details>
               <summary>Description</summary>
-              <p>{r.Description}</p>
+              <Markdown text={r.Description} />
             </details>
           ) : null}
           <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/resources?Tags=${t.ID}`}>{t.Name}</a>)}</p>
@@ -206,7 +210,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
               <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
             </td>
             <td>
-              <Thumb r={r} height={60} />
+              <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
+                <Thumb r={r} height={60} />
+              </a>
             </td>
             <td>{formatSize(r.FileSize)}</td>
             <td><When at={r.CreatedAt} /></td>
@@ -225,6 +231,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
+      const viewer = await viewerData(ctx, await resources.require(id));
       const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
       const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
@@ -233,6 +240,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       return {
         pageTitle: resource.Name,
         resource,
+        viewer,
         _slots: slots,
         _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
         similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
@@ -249,8 +257,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           ),
           actions: (
             <span>
-              <a class="button" href={resource.url}>
-                Open file
+              <a class="button" href={viewer.downloadUrl} download={viewer.downloadName}>
+                Download
               </a>{' '}
               <a class="button" href={`/resource/edit?id=${resource.ID}`}>
                 Edit
@@ -265,8 +273,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       <div>
         {c._css}
         {c._slots.custom_header}
-        <ResourceDetail r={c.resource} similar={c.similar} req={req} />
+        <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
+        <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
     ),
   });
@@ -328,7 +337,7 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   const r = props.r;
   return (
     <div>
-      <a href={r.url}>
+      <a href={r.url} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
         <img src={`/v1/resource/preview?ID=${r.ID}&Width=300`} alt={r.Name} class="preview" width={256} />
       </a>
       <dl class="timestamps">
@@ -359,15 +368,18 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   );
 }
 
-function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
+function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
   const r = props.r;
   const isImage = r.ContentType.startsWith('image/') && !r.ContentType.startsWith('image/svg');
   const isVideo = r.ContentType.startsWith('video/');
   const versions = r.versions ?? [];
   return (
     <div>
+      <section class="card viewer-card" aria-label="File">
+        <FileViewer v={props.viewer} />
+      </section>
       <section class="card">
-        <p class="description">{r.Description || 'No description.'}</p>
+        <Markdown class="description" text={r.Description} empty="No description." />
         <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
         <table class="list">
           <tbody>
@@ -464,8 +476,7 @@ function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name:
       ) : null}
       {isVideo ? (
         <section class="card">
-          <h2>Video</h2>
-          <video src={r.url} controls preload="metadata" width={480}></video>
+          <h2>Trim video</h2>
           <form method="post" action="/v1/resources/trim" class="form">
             <input type="hidden" name="ID" value={r.ID} />
             <Field label="Start (seconds or MM:SS)" name="Start" required />
@@ -514,7 +525,7 @@ function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categori
         </div>
       )}
       <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} mentions="note,group,tag" hint="Markdown; type @ to mention a note, group or tag." />
       <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
       <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
       <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />

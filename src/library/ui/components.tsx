@@ -31,11 +31,12 @@ export function Field(props: { label: string; name: string; value?: string | num
   );
 }
 
-export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string }): SafeHtml {
+/** `mentions`: the entity types an @ autocomplete offers here (public/mentions.js), e.g. "note,group,tag". */
+export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string; mentions?: string }): SafeHtml {
   return (
     <label class="field">
       <span>{props.label}</span>
-      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined}>
+      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined} data-mentions={props.mentions}>
         {props.value ?? ''}
       </textarea>
       {props.hint ? <small>{props.hint}</small> : null}

@@ -135,6 +135,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <title>{ctx.pageTitle} - Stacks</title>
         <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/public/index.css" />
+        <link rel="stylesheet" href="/public/viewer.css" />
         <link rel="stylesheet" href="/public/pages.css" />
         <script src="/public/csrf.js"></script>
         <script src="/public/picker.js"></script>
@@ -177,6 +178,8 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           {showAccount && principal ? <AccountMenu principal={principal} /> : null}
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
+          <script defer src="/public/lightbox.js"></script>
+          <script defer src="/public/mentions.js"></script>
           <script defer src="/public/layout.js"></script>
         </header>
         {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
