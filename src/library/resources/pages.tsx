@@ -8,6 +8,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { When } from '../ui/dates.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
@@ -215,8 +216,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
               </a>
             </td>
             <td>{formatSize(r.FileSize)}</td>
-            <td>{r.CreatedAt.slice(0, 16).replace('T', ' ')}</td>
-            <td>{r.UpdatedAt.slice(0, 16).replace('T', ' ')}</td>
+            <td><When at={r.CreatedAt} /></td>
+            <td><When at={r.UpdatedAt} /></td>
             <td>{r.OriginalName}</td>
             <td>{r.OriginalLocation}</td>
           </tr>
@@ -430,7 +431,7 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
             {versions.map((v) => (
               <tr>
                 <td>v{v.versionNumber}{v.id === r.currentVersionId ? ' (current)' : ''}</td>
-                <td>{v.createdAt.slice(0, 16).replace('T', ' ')}</td>
+                <td><When at={v.createdAt} /></td>
                 <td>{formatSize(v.fileSize)}</td>
                 <td>{v.contentType}</td>
                 <td>{v.comment}</td>
@@ -446,14 +447,14 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
         {versions.length >= 2 ? (
           <form method="get" action="/resource/compare" class="inline">
             <input type="hidden" name="r1" value={r.ID} />
-            <select name="v1">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
-            <select name="v2">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
+            <select name="v1" aria-label="Left version">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
+            <select name="v2" aria-label="Right version">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
             <button type="submit">Compare</button>
           </form>
         ) : null}
         <form method="post" action={`/v1/resource/versions?resourceId=${r.ID}`} enctype="multipart/form-data" class="form">
-          <input type="file" name="file" required />
-          <input name="comment" placeholder="comment" />
+          <input type="file" name="file" required aria-label="File of the new version" />
+          <input name="comment" placeholder="comment" aria-label="Comment on the new version" />
           <button type="submit">Upload new version</button>
         </form>
       </section>

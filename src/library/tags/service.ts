@@ -6,7 +6,7 @@ import type { Actor } from '../auth/principal.js';
 import { newRowStamp, changedText, withChange, type ChangeData } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
-import type { TagRepository, TagRow, Tagged } from './repository.js';
+import type { TagRepository, TagRow, TagUsage, Tagged } from './repository.js';
 
 export type { TagRow, Tagged };
 
@@ -36,6 +36,16 @@ export class TagService {
     private readonly deps: NamedDeps,
   ) {
     this.named = new NamedEntities(repo, { entityType: 'tag', label: 'tag', uniqueName: true }, deps);
+  }
+
+  /** Usage counts per tag (resources, notes, groups carrying it). */
+  usage(ids: readonly number[]): Promise<Map<number, TagUsage>> {
+    return this.repo.usage(ids);
+  }
+
+  /** The newest carriers of a tag, per kind. */
+  async carriers(tagId: number, limit: number): Promise<Record<Tagged, { id: number; name: string }[]>> {
+    return { resource: await this.repo.carriers('resource', tagId, limit), note: await this.repo.carriers('note', tagId, limit), group: await this.repo.carriers('group', tagId, limit) };
   }
 
   /** The tags of a page of resources, notes or groups, by entity id (one statement). */

@@ -1,6 +1,7 @@
 // Building blocks shared by every page: list filters, pagination, form fields, write buttons.
 import type { FastifyRequest } from 'fastify';
 import { h, type Child, type SafeHtml } from '../../core/html/jsx.js';
+import { When } from './dates.js';
 
 /** The current request's query as a plain string map (first value of each key). */
 export function queryOf(req: FastifyRequest): Record<string, string | string[]> {
@@ -145,11 +146,11 @@ export function Timestamps(props: { created: string; updated: string }): SafeHtm
     <dl class="timestamps">
       <dt>Created</dt>
       <dd>
-        <time datetime={props.created}>{props.created.replace('T', ' ').slice(0, 16)}</time>
+        <When at={props.created} />
       </dd>
       <dt>Updated</dt>
       <dd>
-        <time datetime={props.updated}>{props.updated.replace('T', ' ').slice(0, 16)}</time>
+        <When at={props.updated} />
       </dd>
     </dl>
   );
