@@ -450,8 +450,8 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
           </form>
         ) : null}
         <form method="post" action={`/v1/resource/versions?resourceId=${r.ID}`} enctype="multipart/form-data" class="form">
-          <input type="file" name="file" required />
-          <input name="comment" placeholder="comment" />
+          <input type="file" name="file" required aria-label="File of the new version" />
+          <input name="comment" placeholder="comment" aria-label="Comment on the new version" />
           <button type="submit">Upload new version</button>
         </form>
       </section>
