@@ -16,7 +16,6 @@ import type { Clock } from './clock.js';
 import { MetadataService } from './clips/metadata.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { ClipService } from './clips/service.js';
-import { MAX_UPLOAD_BODY } from './clips/upload.js';
 import type { ClipConfig } from './config.js';
 import type { ClipContext } from './context.js';
 import { registerDedupRoutes } from './dedup/routes.js';
@@ -110,7 +109,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     clipboardWrite: (text) => clipboard.copyText(text),
     policy: fetchPolicy,
     handlerTimeoutMs: config.pluginHandlerTimeoutMs,
-    actionTimeoutMs: 5 * 60_000,
+    actionTimeoutMs: config.pluginActionTimeoutMs,
     log,
   });
   const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
@@ -170,7 +169,6 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const app = await createHttpServer({
     headers: CORS_HEADERS,
     bodyLimit: JSON_BODY_LIMIT,
-    fileSizeLimit: MAX_UPLOAD_BODY,
     logger: config.logRequests,
     bodies: 'json',
     forceCloseConnections: 'idle',

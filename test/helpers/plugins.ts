@@ -35,6 +35,7 @@ export function withHelpers(lib: TestLibrary, pluginDir: string, logs: string[])
     const r = await lib.form(path, [['name', name]], { accept: 'application/json' });
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
   };
+  const restart = lib.restart.bind(lib);
   const records = async () => (await lib.json<Record<string, unknown>[]>('GET', '/v1/plugins/manage')).body;
   return Object.assign(lib, {
     pluginDir,
@@ -45,7 +46,7 @@ export function withHelpers(lib: TestLibrary, pluginDir: string, logs: string[])
     rec: async (name: string) => (await records()).find((r) => r.name === name),
     restart: async (extra: string[] = []) => {
       logs.length = 0;
-      const next = await lib.restart(['-plugin-path', pluginDir, ...extra], { log: (m) => logs.push(m) });
+      const next = await restart(['-plugin-path', pluginDir, ...extra], { log: (m) => logs.push(m) });
       return withHelpers(next, pluginDir, logs);
     },
   });
