@@ -8,6 +8,7 @@ import { BlockList } from 'node:net';
 import { registerBackupRoutes } from './backup/routes.js';
 import { BackupService } from './backup/service.js';
 import { registerBulkRoutes } from './bulk/routes.js';
+import { registerReconcileRoutes } from './storage/routes.js';
 import { CleanupJob } from './cleanup/job.js';
 import { registerClipboardRoutes } from './clipboard/routes.js';
 import { ClipboardService } from './clipboard/service.js';
@@ -159,6 +160,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
       { name: 'expired clips', run: () => services.clips.deleteExpired() },
       { name: 'revoked keys', run: () => services.keys.purgeRevoked() },
       { name: 'clipboard temp files', run: () => tempFiles.prune() },
+      { name: 'unreferenced blobs', run: () => store.reconciler.schedule.now() },
     ],
     config.cleanupIntervalMs,
   );
@@ -187,6 +189,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerServeRoutes(routes, servers, tags.repo);
   registerBackupRoutes(routes, ctx, backups);
   registerClipboardRoutes(routes, services.clipboard);
+  registerReconcileRoutes(routes, store.reconciler);
   registerPluginRoutes(routes, plugins);
   registerClipUi(app);
 

@@ -31,6 +31,7 @@ import { searchFeature } from './search/feature.js';
 import { exportsFeature } from './exports/feature.js';
 import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
+import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
@@ -67,6 +68,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
   downloadJobsFeature(host, resourceFeature.importDownload);
+  reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
-import { dispositionHeader, sendFile } from '../../core/storage/serve.js';
+import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
 import type { LibraryRoutes } from '../http/routes.js';
 import { Markdown } from '../ui/markdown.js';
@@ -71,7 +71,8 @@ export function registerDownloadRoute(routes: LibraryRoutes, ctx: ResourceContex
       const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, max-age=3600' };
       if (mime === 'application/pdf' && inline) headers['X-Frame-Options'] = 'SAMEORIGIN';
       else headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
-      return sendFile(req, reply, ctx.fs.get(row.storage_location).resolve(row.location), {
+      const file = await openForServing(ctx.fs.get(row.storage_location).root, row.location, { allowPrivate: true });
+      return sendFile(req, reply, file, {
         type: inline ? mime : row.content_type || 'application/octet-stream',
         disposition: dispositionHeader(inline ? 'inline' : 'attachment', downloadName(row)),
         headers,
