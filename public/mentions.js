@@ -13,7 +13,6 @@
   function close() {
     if (menu) menu.remove();
     if (state) state.area.removeAttribute('aria-activedescendant');
-    if (state) state.area.setAttribute('aria-expanded', 'false');
     menu = null;
     state = null;
   }
@@ -83,7 +82,6 @@
       document.body.append(menu);
     }
     state = { area, start: q.start, results, active: 0 };
-    area.setAttribute('aria-expanded', 'true');
     area.setAttribute('aria-controls', 'mention-menu');
     place(area);
     render();
@@ -109,7 +107,6 @@
     if (area.dataset.mentionsReady) return;
     area.dataset.mentionsReady = '1';
     area.setAttribute('aria-autocomplete', 'list');
-    area.setAttribute('aria-expanded', 'false');
     area.addEventListener('input', () => {
       clearTimeout(timer);
       if (!query(area)) return close();

@@ -205,7 +205,10 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             {n.Resources.length ? (
               <ul>
                 {n.Resources.map((r) => (
-                  <li>
+                  <li class="note-resource">
+                    <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
+                      <img src={`/v1/resource/preview?ID=${r.ID}&Height=40`} alt={`View ${r.Name}`} height={40} loading="lazy" />
+                    </a>{' '}
                     <a href={`/resource?id=${r.ID}`}>{r.Name}</a> <small>{r.ContentType}</small>
                   </li>
                 ))}
