@@ -11,7 +11,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
-import type { LibraryRoutes } from '../http/routes.js';
+import { seenBy, type LibraryRoutes } from '../http/routes.js';
 import { Markdown } from '../ui/markdown.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRow } from './records.js';
