@@ -2,7 +2,6 @@
 // the viewer shown on the resource page and in the lightbox (public/lightbox.js loads its
 // `.body` form): images with zoom, video and audio players, PDFs in the browser's own viewer,
 // and bounded, escaped previews of Markdown, JSON, CSV and plain text.
-import { seenBy } from '../http/routes.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { basename } from 'node:path';
