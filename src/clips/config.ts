@@ -13,7 +13,7 @@ export const clipFlags = {
   'max-restore-size': flag.int('largest backup archive POST /backup/restore accepts, in bytes', 8 * 1024 ** 3, { env: 'CLIP_MAX_RESTORE_SIZE', min: 1 }),
   'plugin-handler-timeout-ms': flag.int('time limit of a plugin event handler, scheduled call or load', 30_000, { env: 'CLIP_PLUGIN_HANDLER_TIMEOUT_MS', min: 1 }),
   'plugin-action-timeout-ms': flag.int('time limit of a plugin UI action', 300_000, { env: 'CLIP_PLUGIN_ACTION_TIMEOUT_MS', min: 1 }),
-  'allow-private-hosts': flag.bool('let plugin installs, updates and plugin HTTP calls reach private and loopback addresses', 'CLIP_ALLOW_PRIVATE_HOSTS'),
+  'allow-private-hosts': flag.bool('let plugin HTTP calls and clips.create_from_url reach private and loopback addresses', 'CLIP_ALLOW_PRIVATE_HOSTS'),
   'bootstrap-key': flag.bool('create a first admin key into <data-dir>/bootstrap_admin_key when no key exists', 'CLIP_BOOTSTRAP_KEY'),
   quiet: flag.bool('do not log each request', 'QUIET'),
   help: flag.bool('print the flags and exit'),

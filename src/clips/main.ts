@@ -114,7 +114,10 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     actionTimeoutMs: config.pluginActionTimeoutMs,
     log,
   });
-  const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
+  // A source URL is named by an admin key, who is trusted with the host's network (the contract
+  // installs from 127.0.0.1, T157); what plugins fetch themselves stays under the flag.
+  const sourcePolicy = { ...fetchPolicy, allowPrivate: true };
+  const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, sourcePolicy, log);
   const backups = new BackupService(ctx, clips, [
     // Plugins let go of the store during the swap and load again afterwards (§10.2): enabled
     // ones receive app:startup after a successful restore.
