@@ -1,7 +1,7 @@
 // The clip interface in Chromium, the way people use it: sign in with a key (kept in the tab's
 // session only), uploads by drop and paste with a result per file, search, the tag tree and a
 // bulk action by keyboard, hidden tags, the other screens, escaping, and axe on every screen.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -286,7 +286,7 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.check('fieldset.presets input[value="images"]');
     await page.click('form button:text-is("Watch folder")');
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Now watching'));
-    expect(await page.locator('.watch-folder').count()).toBe(2);
+    await page.waitForFunction(() => document.querySelectorAll('.watch-folder').length === 2);
     expect(await page.textContent('.watch-list')).toContain('Imports only images');
     await page.fill('#watch-path', 'relative/path');
     await page.click('form button:text-is("Watch folder")');
@@ -307,11 +307,50 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     expect((await t.req<{ servers: unknown[] }>(t.admin, 'GET', '/serve')).body.servers).toEqual([]);
   });
 
-  it('downloads a backup', async () => {
+  it('downloads a backup and restores it', async () => {
     await openScreen(page, 'backup');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#backup-download')]);
     expect(download.suggestedFilename()).toMatch(/^clip-service-backup-\d{8}-\d{6}\.zip$/);
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Backup saved as'));
+    const saved = join(t.dir, 'backup.zip');
+    await download.saveAs(saved);
+
+    const extra = await t.upload(t.admin, { filename: 'after-the-backup.txt', type: 'text/plain', data: 'made after the backup' });
+    expect(extra.status).toBe(201);
+    await page.setInputFiles('#restore-file', saved);
+    await page.click('form button:text-is("Restore")');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Restored.'));
+    const names = (await listed('?archived=false')).map((c) => c.filename);
+    expect(names).not.toContain('after-the-backup.txt');
+    expect(names).toContain('meeting notes.md');
+
+    // A file that is not a backup changes nothing and says why.
+    const junk = join(t.dir, 'junk.zip');
+    writeFileSync(junk, 'not a zip at all');
+    await page.setInputFiles('#restore-file', junk);
+    await page.click('form button:text-is("Restore")');
+    await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
+    expect(await page.textContent('#status')).toMatch(/^Nothing was changed: Invalid backup file/);
+  });
+
+  it('renames, recolours and deletes a tag (admin)', async () => {
+    await openScreen(page, 'clips');
+    await page.click('.edit-tags summary');
+    await page.selectOption('#edit-tag', String(s.tags['work/client-b']));
+    expect(await page.inputValue('#edit-tag-name')).toBe('work/client-b');
+    await page.fill('#edit-tag-name', 'work/client-c');
+    await page.fill('#edit-tag-color', '#c0392b');
+    await page.click('.edit-tag button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Saved tag work/client-c.');
+    expect(await page.isVisible('.tag-link[data-path="work/client-c"]')).toBe(true);
+    const tag = (await t.req<{ id: number; name: string; color: string }[]>(t.admin, 'GET', '/tags')).body.find((x) => x.id === s.tags['work/client-b'])!;
+    expect(tag).toMatchObject({ name: 'work/client-c', color: '#c0392b' });
+    expect(await page.inputValue('#edit-tag')).toBe(String(tag.id));
+
+    await page.click('.edit-tag button:text-is("Delete tag")');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Deleted tag work/client-c.');
+    expect(await page.locator('.tag-link[data-path="work/client-c"]').count()).toBe(0);
+    expect((await t.req<{ name: string }[]>(t.admin, 'GET', '/tags')).body.map((x) => x.name)).not.toContain('work/client-c');
   });
 
   it('shows a viewer what it may do and refuses its uploads before sending them', async () => {
