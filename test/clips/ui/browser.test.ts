@@ -26,6 +26,8 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     s = await sampleClips(t);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Shorter than the test's own timeout, so a stuck step names itself.
+    page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('dialog', (d) => void d.accept());
   }, 60_000);
@@ -167,6 +169,21 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
       document.getElementById('search')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
     });
     expect((await listed()).length).toBe(before);
+    await page.click('#uploads-close');
+  });
+
+  it('uploads through the file chooser, reached by keyboard', async () => {
+    await openScreen(page, 'clips');
+    await page.locator('#main').focus();
+    await tabTo(page, '#upload-button');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles([
+      { name: 'chosen-a.txt', mimeType: 'text/plain', buffer: Buffer.from('chosen by keyboard a') },
+      { name: 'chosen-b.txt', mimeType: 'text/plain', buffer: Buffer.from('chosen by keyboard b') },
+    ]);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Upload finished: 2 created.');
+    expect((await listed('?search=chosen%20by%20keyboard')).map((c) => c.filename).sort()).toEqual(['chosen-a.txt', 'chosen-b.txt']);
     await page.click('#uploads-close');
   });
 
@@ -391,6 +408,7 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
   it('shows a viewer what it may do and refuses its uploads before sending them', async () => {
     const viewer = await t.key('viewer', 'viewer');
     const p = await browser.newPage();
+    p.setDefaultTimeout(10_000);
     await signIn(p, t.url, viewer);
     await p.waitForSelector('.clip-card');
     expect(await p.textContent('#session-role')).toBe('viewer');
@@ -407,6 +425,7 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
   it('goes back to sign-in when the key is revoked, and signs out on request', async () => {
     const key = await t.key('short-lived', 'editor');
     const p = await browser.newPage();
+    p.setDefaultTimeout(10_000);
     await signIn(p, t.url, key);
     await p.waitForSelector('.clip-card');
     expect(await p.textContent('#session-role')).toBe('editor');
