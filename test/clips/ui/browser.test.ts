@@ -422,6 +422,21 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await p.close();
   });
 
+  it('shows a tag-scoped key its own subtree only', async () => {
+    const scoped = await t.key('scoped', 'editor', s.tags.personal);
+    const p = await browser.newPage();
+    p.setDefaultTimeout(10_000);
+    await signIn(p, t.url, scoped);
+    await p.waitForSelector('.clip-card');
+    expect(await p.textContent('#session-role')).toBe('editor · scoped');
+    const paths = await p.locator('.tag-link[data-path]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.path));
+    expect(paths.every((x) => x === 'personal' || x!.startsWith('personal/'))).toBe(true);
+    expect(await cardNames(p)).not.toContain('config.json');
+    await openScreen(p, 'dedup');
+    expect(await p.textContent('main')).toContain('not available to a key limited to one tag');
+    await p.close();
+  });
+
   it('goes back to sign-in when the key is revoked, and signs out on request', async () => {
     const key = await t.key('short-lived', 'editor');
     const p = await browser.newPage();
