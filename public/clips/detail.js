@@ -5,7 +5,7 @@ import { h, fill, field, formatSize, timeAgo, colorDot, clipName, saveBlob, disp
 import { PreviewUrls, fullPreview } from './preview.js';
 import { announce, announceError, can, clipsChanged } from './shared.js';
 import { tagOptions } from './tags.js';
-import { clipActionSection, loadActions } from './actions.js';
+import { clipActions } from './plugins.js';
 
 export async function downloadClip(clip) {
   const res = await api('GET', `/clips/${clip.id}/data`, undefined, { raw: true });
@@ -41,13 +41,7 @@ export async function openClip(id, tags) {
     clip = await api('GET', `/clips/${id}`);
     title.textContent = clipName(clip);
     const preview = h('div', { class: 'preview-large' }, h('p', { class: 'hint' }, 'Loading preview…'));
-    const [meta, plugins] = await Promise.all([metadata(clip), loadActions()]);
-    const pluginSection = clipActionSection(plugins, clip, (result) => {
-      if (result.result_clip_id) {
-        pluginSection.append(h('button', { type: 'button', class: 'link', onclick: () => { dialog.close(); void openClip(result.result_clip_id, tags); } }, 'Open the new clip'));
-      }
-    });
-    fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), pluginSection, meta);
+    fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), await clipActions(clip), await metadata(clip));
     fullPreview(clip, urls).then(
       (node) => fill(preview, node),
       (e) => fill(preview, h('p', { class: 'error-banner' }, `No preview: ${e.message}`)),

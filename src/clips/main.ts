@@ -8,6 +8,7 @@ import { BlockList } from 'node:net';
 import { registerBackupRoutes } from './backup/routes.js';
 import { BackupService } from './backup/service.js';
 import { registerBulkRoutes } from './bulk/routes.js';
+import { registerReconcileRoutes } from './storage/routes.js';
 import { CleanupJob } from './cleanup/job.js';
 import { registerClipboardRoutes } from './clipboard/routes.js';
 import { ClipboardService } from './clipboard/service.js';
@@ -16,7 +17,6 @@ import type { Clock } from './clock.js';
 import { MetadataService } from './clips/metadata.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { ClipService } from './clips/service.js';
-import { MAX_UPLOAD_BODY } from './clips/upload.js';
 import type { ClipConfig } from './config.js';
 import type { ClipContext } from './context.js';
 import { registerDedupRoutes } from './dedup/routes.js';
@@ -35,6 +35,7 @@ import { TagServers } from './serve/manager.js';
 import { ServeRepository } from './serve/repository.js';
 import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
+import { readSetting } from './settings/repository.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
@@ -110,7 +111,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     clipboardWrite: (text) => clipboard.copyText(text),
     policy: fetchPolicy,
     handlerTimeoutMs: config.pluginHandlerTimeoutMs,
-    actionTimeoutMs: 5 * 60_000,
+    actionTimeoutMs: config.pluginActionTimeoutMs,
     log,
   });
   const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
@@ -160,17 +161,18 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
       { name: 'expired clips', run: () => services.clips.deleteExpired() },
       { name: 'revoked keys', run: () => services.keys.purgeRevoked() },
       { name: 'clipboard temp files', run: () => tempFiles.prune() },
+      { name: 'unreferenced blobs', run: () => store.reconciler.schedule.now() },
     ],
     config.cleanupIntervalMs,
   );
   cleanup.start();
   await watcher.start();
   await plugins.startAll(true);
+  const stopUpdateChecks = plugins.startUpdateChecks(await readSetting(ctx.db, 'plugin_update_interval'));
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
     bodyLimit: JSON_BODY_LIMIT,
-    fileSizeLimit: MAX_UPLOAD_BODY,
     logger: config.logRequests,
     bodies: 'json',
     forceCloseConnections: 'idle',
@@ -189,10 +191,12 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerServeRoutes(routes, servers, tags.repo);
   registerBackupRoutes(routes, ctx, backups);
   registerClipboardRoutes(routes, services.clipboard);
+  registerReconcileRoutes(routes, store.reconciler);
   registerPluginRoutes(routes, plugins);
   registerClipUi(app);
 
   const stopBackground = async () => {
+    stopUpdateChecks();
     await pluginHost.unloadAll();
     await watcher.close();
     await cleanup.stop();

@@ -11,7 +11,6 @@ import { axeViolations } from '../../helpers/axe.js';
 import { startTestClips, type ClipJson, type TestClips } from '../helper.js';
 import { HOSTILE_NAME, HOSTILE_TAG, sampleClips, type SampleClips } from './fixture.js';
 import { cardNames, openScreen, SCREENS, signIn, tabTo } from './pages.js';
-import { HELLO, install } from '../plugins/helper.js';
 
 const seriousOnly = (violations: string[]) => violations.filter((v) => v.startsWith('serious') || v.startsWith('critical'));
 
@@ -369,40 +368,6 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Deleted tag work/client-c.');
     expect(await page.locator('.tag-link[data-path="work/client-c"]').count()).toBe(0);
     expect((await t.req<{ name: string }[]>(t.admin, 'GET', '/tags')).body.map((x) => x.name)).not.toContain('work/client-c');
-  });
-
-  it('lists plugins, runs a plugin action on a clip, and disables the plugin', async () => {
-    await install(t, 'hello.lua', HELLO);
-    await openScreen(page, 'plugins');
-    expect(await page.textContent('.plugin')).toContain('Hello');
-    expect(await page.textContent('.plugin .badge')).toBe('Loaded');
-
-    await openScreen(page, 'clips');
-    await page.click('.clip-name:text-is("meeting notes.md")');
-    await page.waitForSelector('dialog[open] .action-details');
-    await page.click('dialog[open] .action-details summary');
-    await page.fill('dialog[open] input[name="suffix"]', '!!');
-    await page.click('dialog[open] .action-form button[type="submit"]');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Uppercase made a new clip.');
-    await page.click('dialog[open] button:text-is("Open the new clip")');
-    await page.waitForFunction(() => document.getElementById('clip-title')?.textContent === 'upper.txt');
-    await page.waitForSelector('dialog[open] .text-full');
-    expect(await page.textContent('dialog[open] .text-full')).toBe('# KICK-OFF\n\n- SCOPE AGREED\n- NEXT CALL ON FRIDAY\n- SEND THE DRAFT CONTRACT\n!!');
-    await page.keyboard.press('Escape');
-    // A PDF is not text: the action does not offer itself.
-    await page.click('.clip-name:text-is("invoice-2026-03.pdf")');
-    await page.waitForSelector('dialog[open] .dialog-actions');
-    expect(await page.locator('dialog[open] .action-details').count()).toBe(0);
-    await page.keyboard.press('Escape');
-
-    await openScreen(page, 'plugins');
-    await page.click('.plugin button:text-is("Disable")');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Disabled Hello.');
-    expect(await page.textContent('.plugin .badge')).toBe('disabled');
-    await page.fill('#plugin-source', 'relative.lua');
-    await page.click('form button:text-is("Install")');
-    await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
-    expect(await page.textContent('#status')).toMatch(/^Could not install: /);
   });
 
   it('shows a viewer what it may do and refuses its uploads before sending them', async () => {
