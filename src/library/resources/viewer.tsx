@@ -2,7 +2,6 @@
 // the viewer shown on the resource page and in the lightbox (public/lightbox.js loads its
 // `.body` form): images with zoom, video and audio players, PDFs in the browser's own viewer,
 // and bounded, escaped previews of Markdown, JSON, CSV and plain text.
-import { seenBy } from '../http/routes.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { basename } from 'node:path';
@@ -11,7 +10,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
-import type { LibraryRoutes } from '../http/routes.js';
+import { seenBy, type LibraryRoutes } from '../http/routes.js';
 import { Markdown } from '../ui/markdown.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRow } from './records.js';
