@@ -105,13 +105,22 @@ describe('kill -9 at random points', () => {
 
     for (let round = 0; round < LIBRARY_KILLS; round++) {
       const url = server.url;
+      // One small upload answered before the kill window opens: every round has writes that
+      // must survive, however slowly the restarted server warms up.
+      const warm = randomBytes(4096);
+      const warmForm = new FormData();
+      warmForm.append('resource', new Blob([new Uint8Array(warm)]), `warm${round}.bin`);
+      const warmRes = await fetch(`${url}/v1/resource`, { method: 'POST', body: warmForm, headers: { accept: 'application/json' } });
+      expect(warmRes.status).toBe(200);
+      const [warmRow] = (await warmRes.json()) as { ID: number; Hash: string }[];
+      acked.set(warmRow.ID, new Set([sha1(warm)]));
       const ops: Promise<void>[] = [];
       const targeted = new Set<number>();
       for (let i = 0; i < 4; i++) {
         const bytes = payload(random);
         // One version upload per resource and round: answers may arrive out of commit order.
         const ids = [...acked.keys()].filter((id) => !targeted.has(id));
-        if (ids.length > 0 && random() < 0.4) {
+        if (ids.length > 0 && random() < 0.5) {
           const id = ids[Math.floor(random() * ids.length)];
           targeted.add(id);
           acked.get(id)!.add(sha1(bytes));
@@ -194,6 +203,12 @@ describe('kill -9 at random points', () => {
     let kills = 0;
     for (let round = 0; round < CLIP_KILLS; round++) {
       const url = server.url;
+      const warm = randomBytes(4096);
+      const warmForm = new FormData();
+      warmForm.append('file', new Blob([new Uint8Array(warm)]), `warm${round}.bin`);
+      const warmRes = await fetch(`${url}/api/v1/clips`, { method: 'POST', body: warmForm, headers: auth });
+      expect(warmRes.status).toBe(201);
+      acked.set(((await warmRes.json()) as { id: number }).id, sha256(warm));
       const ops: Promise<void>[] = [];
       for (let i = 0; i < 4; i++) {
         const bytes = payload(random);
