@@ -17,7 +17,6 @@ import type { Clock } from './clock.js';
 import { MetadataService } from './clips/metadata.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { ClipService } from './clips/service.js';
-import { MAX_UPLOAD_BODY } from './clips/upload.js';
 import type { ClipConfig } from './config.js';
 import type { ClipContext } from './context.js';
 import { registerDedupRoutes } from './dedup/routes.js';
@@ -36,6 +35,7 @@ import { TagServers } from './serve/manager.js';
 import { ServeRepository } from './serve/repository.js';
 import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
+import { readSetting } from './settings/repository.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
@@ -111,7 +111,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     clipboardWrite: (text) => clipboard.copyText(text),
     policy: fetchPolicy,
     handlerTimeoutMs: config.pluginHandlerTimeoutMs,
-    actionTimeoutMs: 5 * 60_000,
+    actionTimeoutMs: config.pluginActionTimeoutMs,
     log,
   });
   const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
@@ -168,11 +168,11 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   cleanup.start();
   await watcher.start();
   await plugins.startAll(true);
+  const stopUpdateChecks = plugins.startUpdateChecks(await readSetting(ctx.db, 'plugin_update_interval'));
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
     bodyLimit: JSON_BODY_LIMIT,
-    fileSizeLimit: MAX_UPLOAD_BODY,
     logger: config.logRequests,
     bodies: 'json',
     forceCloseConnections: 'idle',
@@ -196,6 +196,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerClipUi(app);
 
   const stopBackground = async () => {
+    stopUpdateChecks();
     await pluginHost.unloadAll();
     await watcher.close();
     await cleanup.stop();

@@ -56,7 +56,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const ui = uiFeature(host);
   const { categories, noteTypes } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
-  groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
   const queries = queriesFeature(host).service;
@@ -75,9 +75,9 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   startTransferSweeps(app, lib, exportStore, importStore);
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
-  notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log);
+  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
 
   return { share, mrql, plugins };
 }

@@ -4,7 +4,7 @@
 // transaction fails, so a failed request leaves neither a row nor an orphan file.
 import { basename, extname } from 'node:path';
 import { createHash } from 'node:crypto';
-import { badRequest, notFound, HttpError } from '../../core/http/errors.js';
+import { badRequest, forbidden, notFound, HttpError } from '../../core/http/errors.js';
 import { parseJson } from '../../core/db/values.js';
 import { contentLocation, SNIFF_BYTES, type StagedFile } from '../../core/storage/file-store.js';
 import { bareMime, extensionFor, sniffMime } from '../../core/storage/sniff.js';
@@ -15,6 +15,7 @@ import { newRowStamp, withChange } from '../common/changes.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { checkMeta } from '../meta/schema.js';
 import type { Actor } from '../auth/principal.js';
+import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { Database } from '../schema/database.js';
 import type { Transaction } from 'kysely';
 import { detectCategory } from './auto-detect.js';
@@ -88,22 +89,31 @@ export class IngestService {
   }
 
   /** Checks every reference of a write once, before any file is stored (404/400 on failure). */
-  async prevalidate(input: ResourceWrite): Promise<void> {
+  async prevalidate(input: ResourceWrite, vis: Visibility): Promise<void> {
     this.ctx.fs.get(input.PathName);
     jsonObjectText(input.Meta, 'Meta');
     if (input.Name !== undefined && input.Name.trim() !== '') validName(input.Name);
     await this.ctx.lib.transactor.run(async (trx) => {
-      await this.checkRefs(trx, input);
+      await this.checkRefs(trx, input, vis, 'create');
       if (input.SeriesId !== undefined && input.SeriesId > 0) await requireSeries(this.stores.series.in(trx), input.SeriesId);
     });
   }
 
-  async checkRefs(trx: Trx, input: ResourceWrite): Promise<void> {
+  /**
+   * Every id the write names must exist (404) and be visible to `vis`. A confined caller must
+   * give a new resource an owner inside its subtree and may not clear one (403, §10.10).
+   */
+  async checkRefs(trx: Trx, input: ResourceWrite, vis: Visibility, mode: 'create' | 'edit'): Promise<void> {
     const links = this.stores.links.in(trx);
-    if (input.OwnerId !== undefined && input.OwnerId !== 0) await requireIds(links, 'groups', [input.OwnerId], 'owner group');
-    await requireIds(links, 'tags', input.Tags ?? [], 'tag');
-    await requireIds(links, 'groups', input.Groups ?? [], 'group');
-    await requireIds(links, 'notes', input.Notes ?? [], 'note');
+    const clearing = mode === 'create' ? !input.OwnerId : input.OwnerId === 0;
+    if (vis.kind === 'subtree' && clearing) throw forbidden('a group-limited account must give the resource an owner group inside its scope');
+    if (input.OwnerId !== undefined && input.OwnerId !== 0) {
+      await requireIds(links, 'groups', [input.OwnerId], 'owner group', SEE_ALL);
+      if ((await links.existing('groups', [input.OwnerId], vis)).length === 0) throw forbidden(`owner group ${input.OwnerId} is ${OUTSIDE_SCOPE}`);
+    }
+    await requireIds(links, 'tags', input.Tags ?? [], 'tag', vis);
+    await requireIds(links, 'groups', input.Groups ?? [], 'group', vis);
+    await requireIds(links, 'notes', input.Notes ?? [], 'note', vis);
     if (input.ResourceCategoryId !== undefined && input.ResourceCategoryId !== 0) {
       if (!(await this.stores.refs.in(trx).category(input.ResourceCategoryId))) throw notFound(`resource category ${input.ResourceCategoryId} not found`);
     }
@@ -244,7 +254,7 @@ export class IngestService {
     const row = await withChange(this.ctx.lib.bus, actor, 'create', 'resource', async () => {
       const created = await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.stores.in(trx);
-        await this.checkRefs(trx, input);
+        await this.checkRefs(trx, input, visibilityOf(actor.principal), 'create');
         const categoryId = await this.categoryFor(trx, input, { contentType: file.probed.mime, fileSize: file.size, width, height });
         await this.checkCategoryMeta(trx, categoryId, meta);
         const seriesId = (await resolveSeries(stores.series, actor, input)) ?? null;
@@ -290,10 +300,10 @@ export class IngestService {
           comment: 'Original',
         });
         await stores.resources.patch(resourceId, { current_version_id: version.id });
-        await replaceLinks(stores.links, resourceId, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] });
+        await replaceLinks(stores.links, resourceId, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] }, SEE_ALL);
         // Last step inside the transaction: the file reaches its place only when every row is in.
         await file.place();
-        const inserted = await stores.resources.find(resourceId);
+        const inserted = await stores.resources.find(resourceId, SEE_ALL);
         if (!inserted) throw new Error(`resource ${resourceId} vanished inside its own transaction`);
         return inserted;
       });

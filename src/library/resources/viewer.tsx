@@ -2,6 +2,7 @@
 // the viewer shown on the resource page and in the lightbox (public/lightbox.js loads its
 // `.body` form): images with zoom, video and audio players, PDFs in the browser's own viewer,
 // and bounded, escaped previews of Markdown, JSON, CSV and plain text.
+import { seenBy } from '../http/routes.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { basename } from 'node:path';
@@ -63,7 +64,7 @@ export function registerDownloadRoute(routes: LibraryRoutes, ctx: ResourceContex
     needs: 'read',
     input: Type.Object({ id: Type.Integer(), disposition: Type.Optional(Type.String()) }),
     handler: async ({ req, reply, input }) => {
-      const row = await resources.require(input.id);
+      const row = await resources.require(seenBy(req), input.id);
       const mime = bareMime(row.content_type) || 'application/octet-stream';
       const inline = input.disposition === 'inline' && INLINE(mime);
       // The sandbox keeps an uploaded file from running script here; the PDF viewer needs a
@@ -200,7 +201,7 @@ export function registerViewerPage(app: FastifyInstance, layout: Layout, ctx: Re
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const row = await resources.require(id);
+      const row = await resources.require(seenBy(req), id);
       return { pageTitle: row.name, viewer: await viewerData(ctx, row) };
     },
     view: (c) => <FileViewer v={c.viewer} />,

@@ -6,7 +6,7 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import { sendWrite } from '../../core/http/respond.js';
 import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
-import { actorOf, type LibraryRoutes } from '../http/routes.js';
+import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import type { ResourceContext } from '../resources/context.js';
 import { readUpload } from '../resources/multipart.js';
 import { versionRecord } from '../resources/records.js';
@@ -22,7 +22,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     summary: 'Versions of a resource, newest first',
     needs: 'read',
     input: Type.Object({ resourceId: Type.Integer() }),
-    handler: async ({ input }) => versions.list(input.resourceId),
+    handler: async ({ req, input }) => versions.list(seenBy(req), input.resourceId),
   });
 
   routes.add({
@@ -32,7 +32,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     summary: 'One version',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => versionRecord(await versions.get(input.id)),
+    handler: async ({ req, input }) => versionRecord(await versions.get(seenBy(req), input.id)),
   });
 
   routes.add({
@@ -100,7 +100,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     needs: 'read',
     input: Type.Object({ versionId: Type.Integer(), disposition: Type.Optional(Type.String()) }),
     handler: async ({ req, reply, input }) => {
-      const v = await versions.get(input.versionId);
+      const v = await versions.get(seenBy(req), input.versionId);
       const type = bareMime(v.content_type);
       const inline = input.disposition === 'inline' && type === 'application/pdf';
       const ext = extname(v.location) || extensionFor(v.content_type);
@@ -143,6 +143,6 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     summary: 'Compare two versions of a resource',
     needs: 'read',
     input: Type.Object({ resourceId: Type.Integer(), v1: Type.Integer(), v2: Type.Integer() }),
-    handler: async ({ input }) => versions.compare(input.resourceId, input.v1, input.v2),
+    handler: async ({ req, input }) => versions.compare(seenBy(req), input.resourceId, input.v1, input.v2),
   });
 }
