@@ -10,6 +10,9 @@ export const clipFlags = {
   'watch-debounce-ms': flag.int('quiet time after the last change of a watched file before it is imported', 500, { env: 'CLIP_WATCH_DEBOUNCE_MS', min: 1 }),
   'watch-recheck-ms': flag.int('how often watch folders missing on disk are looked for again', 60_000, { env: 'CLIP_WATCH_RECHECK_MS', min: 1 }),
   'max-restore-size': flag.int('largest backup archive POST /backup/restore accepts, in bytes', 8 * 1024 ** 3, { env: 'CLIP_MAX_RESTORE_SIZE', min: 1 }),
+  'plugin-handler-timeout-ms': flag.int('time limit of a plugin event handler, scheduled call or load', 30_000, { env: 'CLIP_PLUGIN_HANDLER_TIMEOUT_MS', min: 1 }),
+  'plugin-action-timeout-ms': flag.int('time limit of a plugin UI action', 300_000, { env: 'CLIP_PLUGIN_ACTION_TIMEOUT_MS', min: 1 }),
+  'allow-private-hosts': flag.bool('let plugin installs, updates and plugin HTTP calls reach private and loopback addresses', 'CLIP_ALLOW_PRIVATE_HOSTS'),
   'bootstrap-key': flag.bool('create a first admin key into <data-dir>/bootstrap_admin_key when no key exists', 'CLIP_BOOTSTRAP_KEY'),
   quiet: flag.bool('do not log each request', 'QUIET'),
   help: flag.bool('print the flags and exit'),
@@ -36,6 +39,10 @@ export interface ClipConfig {
   maxRestoreBytes: number;
   bootstrapKey: boolean;
   logRequests: boolean;
+  pluginHandlerTimeoutMs: number;
+  pluginActionTimeoutMs: number;
+  /** Plugin fetches (install, update, http, create_from_url) may reach private addresses. */
+  allowPrivateHosts: boolean;
 }
 
 export function toClipConfig(f: ClipFlags): ClipConfig {
@@ -52,6 +59,9 @@ export function toClipConfig(f: ClipFlags): ClipConfig {
     maxRestoreBytes: f['max-restore-size'],
     bootstrapKey: f['bootstrap-key'],
     logRequests: !f.quiet,
+    pluginHandlerTimeoutMs: f['plugin-handler-timeout-ms'],
+    pluginActionTimeoutMs: f['plugin-action-timeout-ms'],
+    allowPrivateHosts: f['allow-private-hosts'],
   };
 }
 

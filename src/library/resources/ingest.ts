@@ -246,7 +246,8 @@ export class IngestService {
         const resourceId = await stores.resources.insert({
           ...stamp,
           name,
-          original_name: input.OriginalName ?? file.fileName,
+          // A form sends an empty field for "not given": the uploaded file's own name is kept.
+          original_name: input.OriginalName || file.fileName,
           original_location: input.OriginalLocation ?? '',
           hash: file.hash,
           hash_type: 'SHA1',

@@ -8,9 +8,12 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
@@ -19,6 +22,7 @@ import type { ResourceService } from './service.js';
 import type { VersionService } from '../versions/service.js';
 import { comparison } from '../versions/service.js';
 import type { SimilarityService } from '../similarity/service.js';
+import { FileViewer, viewerData, type ViewerData } from './viewer.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
@@ -72,45 +76,8 @@ function ResourceFilters(props: { req: FastifyRequest; action: string; categorie
   );
 }
 
-/** Bulk actions over the checked resources (current page only). */
-function BulkBar(): SafeHtml {
-  const hidden = (
-    <template x-for="id in selected">
-      <input type="hidden" name="ID" x-bind:value="id" />
-    </template>
-  );
-  return (
-    <div class="bulk" x-show="selected.length > 0" x-cloak="">
-      <span x-text="selected.length + ' selected'"></span>
-      <form method="post" action="/v1/resources/addTags" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="tag ids" size={8} />
-        <button type="submit">Add tags</button>
-      </form>
-      <form method="post" action="/v1/resources/removeTags" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="tag ids" size={8} />
-        <button type="submit">Remove tags</button>
-      </form>
-      <form method="post" action="/v1/resources/addGroups" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="group ids" size={8} />
-        <button type="submit">Add groups</button>
-      </form>
-      <form method="post" action="/v1/resource/recalculateDimensions" class="inline">
-        {hidden}
-        <button type="submit">Update dimensions</button>
-      </form>
-      <form method="post" action="/v1/resources/delete" class="inline" x-data="" {...{ '@submit': "if (!$event.shiftKey && !confirm('Delete the selected resources and their files?')) $event.preventDefault()" }}>
-        {hidden}
-        <button type="submit" class="danger">Delete</button>
-      </form>
-    </div>
-  );
-}
-
-function Select(props: { id: number }): SafeHtml {
-  return <input type="checkbox" aria-label="select" value={props.id} {...{ "x-model.number": "selected" }} />;
+function Select(props: { r: { ID: number; Name: string } }): SafeHtml {
+  return <SelectBox id={props.r.ID} name={props.r.Name} />;
 }
 
 export interface ResourcePageDeps {
@@ -174,10 +141,11 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         };
       },
       view: (c, req) => (
-        <section x-data="{ selected: [] }">
+        <section x-data={selectionScope(c.resources.map((r) => r.ID))}>
           {c._slots.css}
           {c._slots.header}
-          <BulkBar />
+          <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
+          <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
           {c._slots.footer}
@@ -190,11 +158,11 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     <ul class="cards resource-grid" data-testid="resource-list">
       {rows.map((r) => (
         <li class="card resource-card">
-          <a href={`/resource?id=${r.ID}`}>
+          <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
             <Thumb r={r} />
           </a>
           <div>
-            <Select id={r.ID} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
+            <Select r={r} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
           </div>
           <small>
             {formatSize(r.FileSize)}
@@ -206,7 +174,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           {r.Description ? (
             <details>
               <summary>Description</summary>
-              <p>{r.Description}</p>
+              <Markdown text={r.Description} />
             </details>
           ) : null}
           <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/resources?Tags=${t.ID}`}>{t.Name}</a>)}</p>
@@ -234,14 +202,16 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         {rows.map((r) => (
           <tr>
             <td>
-              <Select id={r.ID} />
+              <Select r={r} />
             </td>
             <td>{r.ID}</td>
             <td>
               <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
             </td>
             <td>
-              <Thumb r={r} height={60} />
+              <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
+                <Thumb r={r} height={60} />
+              </a>
             </td>
             <td>{formatSize(r.FileSize)}</td>
             <td>{r.CreatedAt.slice(0, 16).replace('T', ' ')}</td>
@@ -260,6 +230,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const resource = await resources.read(id);
+      const viewer = await viewerData(ctx, await resources.require(id));
       const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
       const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
@@ -268,6 +239,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       return {
         pageTitle: resource.Name,
         resource,
+        viewer,
         _slots: slots,
         _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
         similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
@@ -284,8 +256,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           ),
           actions: (
             <span>
-              <a class="button" href={resource.url}>
-                Open file
+              <a class="button" href={viewer.downloadUrl} download={viewer.downloadName}>
+                Download
               </a>{' '}
               <a class="button" href={`/resource/edit?id=${resource.ID}`}>
                 Edit
@@ -300,8 +272,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       <div>
         {c._css}
         {c._slots.custom_header}
-        <ResourceDetail r={c.resource} similar={c.similar} req={req} />
+        <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
+        <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
     ),
   });
@@ -363,7 +336,7 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   const r = props.r;
   return (
     <div>
-      <a href={r.url}>
+      <a href={r.url} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
         <img src={`/v1/resource/preview?ID=${r.ID}&Width=300`} alt={r.Name} class="preview" width={256} />
       </a>
       <dl class="timestamps">
@@ -394,15 +367,18 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   );
 }
 
-function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
+function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
   const r = props.r;
   const isImage = r.ContentType.startsWith('image/') && !r.ContentType.startsWith('image/svg');
   const isVideo = r.ContentType.startsWith('video/');
   const versions = r.versions ?? [];
   return (
     <div>
+      <section class="card viewer-card" aria-label="File">
+        <FileViewer v={props.viewer} />
+      </section>
       <section class="card">
-        <p class="description">{r.Description || 'No description.'}</p>
+        <Markdown class="description" text={r.Description} empty="No description." />
         <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
         <table class="list">
           <tbody>
@@ -499,8 +475,7 @@ function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name:
       ) : null}
       {isVideo ? (
         <section class="card">
-          <h2>Video</h2>
-          <video src={r.url} controls preload="metadata" width={480}></video>
+          <h2>Trim video</h2>
           <form method="post" action="/v1/resources/trim" class="form">
             <input type="hidden" name="ID" value={r.ID} />
             <Field label="Start (seconds or MM:SS)" name="Start" required />
@@ -549,7 +524,7 @@ function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categori
         </div>
       )}
       <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} mentions="note,group,tag" hint="Markdown; type @ to mention a note, group or tag." />
       <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
       <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
       <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />

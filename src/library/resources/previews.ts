@@ -10,6 +10,7 @@ import { KeyedLock, LockTimeoutError } from '../../core/storage/keyed-lock.js';
 import { bareMime } from '../../core/storage/sniff.js';
 import { normaliseCustomThumbnail, thumbnail } from '../../core/media/image.js';
 import { videoFrame, type VideoTool, Limiter } from '../../core/media/ffmpeg.js';
+import { pdfFirstPage, type PdfTool } from '../../core/media/pdf.js';
 import type { LibraryConfig } from '../config.js';
 import type { ResourceRow } from './records.js';
 import type { Filesystems } from './storage.js';
@@ -45,6 +46,7 @@ export class PreviewService {
     private readonly fs: Filesystems,
     private readonly media: LibraryConfig['media'],
     readonly videoTool: VideoTool | null,
+    readonly pdfTool: PdfTool | null = null,
   ) {
     this.ffmpegSlots = new Limiter(media.videoThumbConcurrency);
   }
@@ -100,6 +102,9 @@ export class PreviewService {
       if (mime.startsWith('video/')) {
         source = await this.videoSource(row);
         if (!source) return { kind: 'placeholder' };
+      } else if (mime === 'application/pdf' && this.pdfTool) {
+        source = await this.pdfSource(row, this.pdfTool);
+        if (!source) return { kind: 'placeholder' };
       } else if (mime.startsWith('image/') && !NO_DECODER.has(mime)) source = this.fs.get(row.storage_location).resolve(row.location);
       else return { kind: 'placeholder' };
     }
@@ -111,6 +116,20 @@ export class PreviewService {
     }
     await writeFileAtomic(file, out);
     return (await this.cached(row, file, box))!;
+  }
+
+  /** The first page of a PDF as the source image; an unreadable PDF gets the placeholder. */
+  private async pdfSource(row: ResourceRow, tool: PdfTool): Promise<string | null> {
+    const original = this.fs.get(row.storage_location).resolve(row.location);
+    let page: Buffer;
+    try {
+      page = await this.ffmpegSlots.run(() => pdfFirstPage(tool, original, 1200, this.media.videoThumbTimeoutMs));
+      page = await normaliseCustomThumbnail(page);
+    } catch {
+      return null;
+    }
+    await writeFileAtomic(this.sourcePath(row.id), page);
+    return this.sourcePath(row.id);
   }
 
   /** The video's frame as the source image: a sidecar <location>.thumbnail.jpg, else ffmpeg. */

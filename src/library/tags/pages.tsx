@@ -4,7 +4,7 @@ import { h } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { readParams, makeBag } from '../../core/http/params.js';
 import { Type } from '@sinclair/typebox';
-import { Field, FormPage, ListFilters, Pagination, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { Field, FormPage, ListFilters, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { tagRecord, type TagService } from './service.js';
 import { TagListInput } from './routes.js';
 
@@ -90,14 +90,12 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
       const tag = tagRecord(await tags.named.require(id));
-      const others = (await tags.named.list({ SortBy: ['name asc'] }, 200)).rows.filter((r) => r.id !== id);
       return {
         pageTitle: tag.Name,
         tag,
         mainEntity: tag,
         mainEntityType: 'tag',
         errorMessage: firstOf(queryOf(req).error) || undefined,
-        _others: others.map((o) => ({ id: o.id, name: o.name })),
         _layout: {
           sidebar: <Timestamps created={tag.CreatedAt} updated={tag.UpdatedAt} />,
           actions: (
@@ -111,22 +109,16 @@ export function registerTagPages(app: FastifyInstance, layout: Layout, tags: Tag
         },
       };
     },
-    view: (ctx) => (
+    view: (ctx, req) => (
       <section>
         <div class="card">
           <p class="description">{ctx.tag.Description || 'No description.'}</p>
         </div>
         <form method="post" action="/v1/tags/merge" class="card form">
           <h2>Merge other tags into this one</h2>
+          <FormPage req={req} />
           <input type="hidden" name="Winner" value={ctx.tag.ID} />
-          <label class="field">
-            <span>Tags to merge (they are deleted; their links move here)</span>
-            <select name="Losers" multiple size={6}>
-              {ctx._others.map((o) => (
-                <option value={o.id}>{o.name}</option>
-              ))}
-            </select>
-          </label>
+          <Picker label="Tags to merge (they are deleted; their links move here)" name="Losers" source="/v1/tags/suggest" selected={[]} noEmpty />
           <button type="submit">Merge</button>
         </form>
       </section>
