@@ -2,6 +2,7 @@
 // DELETE, with the raw body (≤ 1 MiB), the plugin's status and body, and every failure mapped
 // to its status without leaking the plugin's error text.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody, toHttpError } from '../../core/http/server.js';
 import { formatDuration, LuaError } from '../../core/lua/index.js';
 import { isScoped } from '../auth/principal.js';
 import { actorOf } from '../http/routes.js';
@@ -30,10 +31,13 @@ export function registerEndpointRoutes(app: FastifyInstance, manager: PluginMana
   void app.register(async (child) => {
     child.removeAllContentTypeParsers();
     child.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_ENDPOINT_BODY }, (_req, body, done) => done(null, body));
-    child.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
-      if (err.statusCode === 413) return sendJson(reply, 413, { error: 'request body too large' });
-      const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
-      return sendJson(reply, status, { error: status === 500 ? 'internal error' : (err.message ?? 'error') });
+    // The pipeline's refusals (401, 403) and body errors arrive here: same JSON shape as the
+    // rest of the API, and the §21.2 wording for an oversized body.
+    child.setErrorHandler(async (err, _req, reply) => {
+      const httpError = toHttpError(err);
+      if (httpError.status === 413) return sendJson(reply, 413, { error: 'request body too large' });
+      for (const [name, value] of Object.entries(httpError.headers)) reply.header(name, value);
+      return reply.code(httpError.status).type('application/json').send(errorBody(httpError));
     });
     child.addHook('onRequest', async (req, reply) => {
       if (Number(req.headers['content-length'] ?? 0) > MAX_ENDPOINT_BODY) return sendJson(reply, 413, { error: 'request body too large' });

@@ -14,6 +14,7 @@ function init()
     return "<p id='bf-q'>" .. mah.html_escape(mah.json.encode({ q = ctx.query, p = ctx.params })) .. "</p>"
   end)
   mah.page("broken", function(ctx) error("page went wrong") end)
+  mah.page("spin", function(ctx) while true do end end)
   mah.menu("Banner Hello", "hello")
 end`,
   'bad-menu': 'plugin = { name = "bad-menu", api_version = 1, capabilities = { "pages" } }\nfunction init() mah.menu("Bad", "a//b") end',
@@ -101,8 +102,22 @@ describe('pages', () => {
   });
 });
 
+describe('runaway page (sandbox)', () => {
+  it('an endless loop in a page is stopped after its 30 s budget; the plugin and the service keep working', async () => {
+    if (!(await lib.rec('banner-fixture'))!.enabled) await lib.enable('banner-fixture');
+    const spin = lib.fetch('/plugins/banner-fixture/spin').then(async (r) => ({ status: r.status, html: await r.text() }));
+    expect((await lib.json('GET', '/v1/tags')).status).toBe(200);
+    const r = await spin;
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('page handler error:');
+    expect(r.html).toContain('timed out');
+    expect((await page('/plugins/banner-fixture/hello')).html).toContain('bf-hello');
+  }, 60_000);
+});
+
 describe('management page', () => {
   it('lists plugins with their actions and says what happened after one', async () => {
+    if ((await lib.rec('banner-fixture'))!.enabled) await lib.disable('banner-fixture');
     const r = await page('/plugins/manage');
     expect(r.status).toBe(200);
     expect(r.html).toContain('data-plugin="banner-fixture"');

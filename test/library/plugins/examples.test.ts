@@ -1,0 +1,30 @@
+// The example plugin in examples/plugins/ loads unchanged and does what docs/plugins.md says.
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestLibrary } from '../../helpers/library.js';
+import { withHelpers, type PluginTestLibrary } from '../../helpers/plugins.js';
+
+let lib: PluginTestLibrary;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stacks-examples-'));
+  cpSync(join(import.meta.dirname, '../../../examples/plugins'), dir, { recursive: true });
+  const logs: string[] = [];
+  lib = withHelpers(await startTestLibrary(['-plugin-path', dir], { log: (m) => logs.push(m) }), dir, logs);
+  expect((await lib.enable('reading-list')).status).toBe(200);
+}, 60_000);
+afterAll(async () => lib?.close());
+
+it('reading-list: page form, JSON endpoint, hook and asset', async () => {
+  const added = await lib.form('/plugins/reading-list/list', [['title', 'Dune']]);
+  expect(await added.text()).toContain('Added Dune.');
+  expect((await lib.json('POST', '/v1/plugins/reading-list/items', { title: 'Emma' })).status).toBe(201);
+  expect(await lib.json('POST', '/v1/plugins/reading-list/items', {})).toMatchObject({ status: 422, body: { error: 'title is required' } });
+  expect((await lib.json('POST', '/v1/note', { Name: 'Read: Ulysses' })).status).toBe(200);
+  expect(await lib.json('POST', '/v1/note', { Name: 'Read:' })).toMatchObject({ status: 400, body: { error: 'plugin aborted: a reading note needs a title after "Read:"' } });
+  const items = (await lib.json<{ items: { title: string }[] }>('GET', '/v1/plugins/reading-list/items')).body.items.map((i) => i.title);
+  expect(items).toEqual(['Ulysses', 'Emma', 'Dune']);
+  expect((await lib.fetch('/plugins/reading-list/public/reading-list.css')).status).toBe(200);
+  expect(await (await lib.fetch('/resources')).text()).toContain('href="/plugins/reading-list/list"');
+});
