@@ -50,10 +50,7 @@ export function registerClipRoutes(routes: ClipRoutes, ctx: ClipContext, clips: 
     tag: 'clips',
     summary: 'One clip',
     needs: 'viewer',
-    handler: async ({ req }) => {
-      const caller = callerOf(req);
-      return clips.one(await clips.accessible(caller, pathId(req, 'clip')), caller.scope ? scopeTag(caller.scope) : null);
-    },
+    handler: async ({ req }) => clips.one(await clips.accessible(callerOf(req), pathId(req, 'clip'))),
   });
 
   routes.add({
@@ -80,7 +77,7 @@ export function registerClipRoutes(routes: ClipRoutes, ctx: ClipContext, clips: 
       const { clip, created } = await clips.createFromStaged(
         received.staged,
         { filename: filenameOverride ?? received.filename, declaredType: received.declaredType },
-        { dedup: true, tag: caller.scope ? scopeTag(caller.scope) : null, viewerScope: caller.scope ? scopeTag(caller.scope) : null },
+        { dedup: true, tag: caller.scope ? scopeTag(caller.scope) : null },
       );
       return reply.code(created ? 201 : 200).send(clip);
     },

@@ -66,14 +66,8 @@ export class ClipService {
 
   readonly referenced = (hash: string) => this.repo.referenced(hash);
 
-  /**
-   * Clip objects. With `scope` (a tag-scoped caller) only tags inside the scoped subtree are
-   * shown: a clip reached through the scope, or through a dedup upload, reveals nothing about
-   * tags the key cannot list (issue 12).
-   */
-  async toJson(rows: readonly ClipRow[], scope: TagRef | null = null): Promise<ClipJson[]> {
-    const inScope = (name: string) => !scope || name === scope.name || name.startsWith(`${scope.name}/`);
-    const links = (await this.repo.tagLinks(rows.map((r) => r.id))).filter((l) => inScope(l.name));
+  async toJson(rows: readonly ClipRow[]): Promise<ClipJson[]> {
+    const links = await this.repo.tagLinks(rows.map((r) => r.id));
     const counts = await this.tags.counts([...new Set(links.map((l) => l.id))], this.now());
     const byClip = new Map<number, TagJson[]>();
     for (const l of links) {
@@ -92,14 +86,13 @@ export class ClipService {
     }));
   }
 
-  async one(row: ClipRow, scope: TagRef | null = null): Promise<ClipJson> {
-    return (await this.toJson([row], scope))[0];
+  async one(row: ClipRow): Promise<ClipJson> {
+    return (await this.toJson([row]))[0];
   }
 
-  /** A page of clips; a scoped filter also narrows the tags shown (toJson). */
-  async page(filter: ClipFilter, page: { limit: number; offset: number }, scope: TagRef | null = filter.scope ?? null) {
+  async page(filter: ClipFilter, page: { limit: number; offset: number }) {
     const [rows, total] = await Promise.all([this.repo.list(filter, page), this.repo.count(filter)]);
-    return { clips: await this.toJson(rows, scope), total, limit: page.limit, offset: page.offset };
+    return { clips: await this.toJson(rows), total, limit: page.limit, offset: page.offset };
   }
 
   /**
@@ -130,7 +123,7 @@ export class ClipService {
   async createFromStaged(
     staged: StagedBlob,
     clip: NewClip,
-    options: { dedup: boolean; tag?: TagRef | null; archived?: boolean; viewerScope?: TagRef | null },
+    options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
   ): Promise<{ clip: ClipJson; created: boolean }> {
     const contentType = detectContentType({ declared: clip.declaredType, filename: clip.filename, head: staged.head, size: staged.size });
     const result = await this.ctx.blobs.commit(
@@ -164,7 +157,7 @@ export class ClipService {
     }
     emitLinkChanges(this.ctx.events, result.changes);
     const row = await this.repo.findLive(result.id, this.now());
-    return { clip: await this.one(row!, options.viewerScope ?? null), created: result.created };
+    return { clip: await this.one(row!), created: result.created };
   }
 
   /**

@@ -1,5 +1,5 @@
 // /tags… (contract: Tags).
-import { scopeTag, type ClipService } from '../clips/service.js';
+import type { ClipService } from '../clips/service.js';
 import { objectBody, pathId, readPage } from '../http/input.js';
 import { API, callerOf, type ClipRoutes } from '../http/routes.js';
 import { tagInScope, type TagService } from './service.js';
@@ -91,7 +91,7 @@ export function registerTagRoutes(routes: ClipRoutes, tags: TagService, clips: C
       const tag = await tags.repo.find(id);
       if (caller.scope && (!tag || !tagInScope(caller.scope, tag))) return { clips: [], total: 0, ...page };
       if (!tag) await tags.require(id);
-      return clips.page({ now: clips.now(), exactTag: id }, page, caller.scope ? scopeTag(caller.scope) : null);
+      return clips.page({ now: clips.now(), exactTag: id }, page);
     },
   });
 }
