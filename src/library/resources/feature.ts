@@ -74,7 +74,7 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
   registerResourceRoutes(routes, { ctx, stores, resources, ingest, remote, merge, ops, similarity, downloads: deps.downloads });
   registerVersionRoutes(routes, ctx, versions);
   registerSimilarityAdmin(routes, lib, lib.jobs, hasher);
-  registerFileRoutes(app, fs);
+  registerFileRoutes(app, fs, (key, location, vis) => stores.resources.servesFile(key, location, vis));
   registerTimeline(routes, {
     path: '/v1/resources/timeline',
     tag: 'resources',

@@ -7,6 +7,11 @@ import { notFound } from '../../core/http/errors.js';
 import { sendFile } from '../../core/storage/serve.js';
 import { mimeForExtension } from '../../core/storage/sniff.js';
 import type { Filesystems } from './storage.js';
+import type { Visibility } from '../auth/visibility.js';
+import { seenBy } from '../http/routes.js';
+
+/** Whether the file at `location` of filesystem `key` belongs to a resource `vis` may see. */
+export type FileVisibility = (key: string | null, location: string, vis: Visibility) => Promise<boolean>;
 
 /**
  * Export archives and import staging are reachable only through their own, owner-checked
@@ -22,7 +27,7 @@ export function isPrivateLocation(location: string): boolean {
 
 const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
-export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void {
+export function registerFileRoutes(app: FastifyInstance, fs: Filesystems, visible: FileVisibility): void {
   const serve = (key: string | null) => async (req: FastifyRequest, reply: FastifyReply) => {
     let rel: string;
     try {
@@ -31,6 +36,9 @@ export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void 
       throw notFound();
     }
     if (isPrivateLocation(rel)) throw notFound();
+    // A group-limited caller gets only files of resources inside its subtree (404 otherwise).
+    const vis = seenBy(req);
+    if (vis.kind === 'subtree' && !(await visible(key, rel.replace(/^\/+/, ''), vis))) throw notFound();
     let path: string;
     try {
       path = fs.get(key).resolve(rel);
