@@ -4,9 +4,11 @@
 // database and empties the clipboard temp files (§1.3).
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '../core/http/server.js';
+import { BlockList } from 'node:net';
 import { registerBackupRoutes } from './backup/routes.js';
 import { BackupService } from './backup/service.js';
 import { registerBulkRoutes } from './bulk/routes.js';
+import { registerReconcileRoutes } from './storage/routes.js';
 import { CleanupJob } from './cleanup/job.js';
 import { registerClipboardRoutes } from './clipboard/routes.js';
 import { ClipboardService } from './clipboard/service.js';
@@ -15,7 +17,6 @@ import type { Clock } from './clock.js';
 import { MetadataService } from './clips/metadata.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { ClipService } from './clips/service.js';
-import { MAX_UPLOAD_BODY } from './clips/upload.js';
 import type { ClipConfig } from './config.js';
 import type { ClipContext } from './context.js';
 import { registerDedupRoutes } from './dedup/routes.js';
@@ -25,10 +26,16 @@ import { CORS_HEADERS, registerConventions } from './http/conventions.js';
 import { clipRegistry, type RequestStats } from './http/routes.js';
 import { registerKeyRoutes } from './keys/routes.js';
 import { KeyService } from './keys/service.js';
+import { PluginHost } from './plugins/host.js';
+import { PluginRepository } from './plugins/repository.js';
+import { registerPluginRoutes } from './plugins/routes.js';
+import { PluginService } from './plugins/service.js';
+import { PluginStorage } from './plugins/storage.js';
 import { TagServers } from './serve/manager.js';
 import { ServeRepository } from './serve/repository.js';
 import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
+import { readSetting } from './settings/repository.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
@@ -37,6 +44,7 @@ import { WatchManager } from './watch/manager.js';
 import { WatchRepository } from './watch/repository.js';
 import { registerWatchRoutes } from './watch/routes.js';
 import { WatchService } from './watch/service.js';
+import { registerClipUi } from './ui/assets.js';
 
 export const SHUTDOWN_GRACE_MS = 5_000;
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -52,6 +60,8 @@ export interface ClipServices {
   backups: BackupService;
   clipboard: ClipboardService;
   tempFiles: ClipTempFiles;
+  plugins: PluginService;
+  pluginHost: PluginHost;
 }
 
 export interface RunningClips {
@@ -86,7 +96,29 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const watcher = new WatchManager(watchRepo, importer, { debounceMs: config.watchDebounceMs, recheckMs: config.watchRecheckMs }, log);
   const servers = new TagServers({ ctx, clips, tags, tagRepo: tags.repo, repo: new ServeRepository(ctx.db), tempFiles });
   let stoppedServers: Awaited<ReturnType<TagServers['stopAll']>> = [];
+  const metadata = new MetadataService(ctx);
+  const clipboard = new ClipboardService(ctx, clips, tempFiles, () => options.env ?? process.env);
+  const pluginRepo = new PluginRepository(ctx.db);
+  const pluginStorage = new PluginStorage(pluginRepo);
+  const fetchPolicy = { allowPrivate: config.allowPrivateHosts, allowed: new BlockList() };
+  const pluginHost = new PluginHost({
+    ctx,
+    repo: pluginRepo,
+    storage: pluginStorage,
+    clips,
+    tags,
+    metadata,
+    clipboardWrite: (text) => clipboard.copyText(text),
+    policy: fetchPolicy,
+    handlerTimeoutMs: config.pluginHandlerTimeoutMs,
+    actionTimeoutMs: config.pluginActionTimeoutMs,
+    log,
+  });
+  const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
   const backups = new BackupService(ctx, clips, [
+    // Plugins let go of the store during the swap and load again afterwards (§10.2): enabled
+    // ones receive app:startup after a successful restore.
+    { suspend: () => pluginHost.unloadAll(), resume: (restored) => plugins.startAll(restored) },
     { suspend: () => watcher.suspend(), resume: () => watcher.resume() },
     {
       begin: () => servers.setRestoring(true),
@@ -105,14 +137,16 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const services: ClipServices = {
     keys: new KeyService(ctx),
     clips,
-    metadata: new MetadataService(ctx),
+    metadata,
     tags,
     dedup: new DedupService(ctx, clips),
     watch: new WatchService(ctx, watchRepo, tags.repo, watcher),
     servers,
     backups,
-    clipboard: new ClipboardService(ctx, clips, tempFiles, () => options.env ?? process.env),
+    clipboard,
     tempFiles,
+    plugins,
+    pluginHost,
   };
   if (config.bootstrapKey) await services.keys.bootstrap(log);
 
@@ -127,16 +161,18 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
       { name: 'expired clips', run: () => services.clips.deleteExpired() },
       { name: 'revoked keys', run: () => services.keys.purgeRevoked() },
       { name: 'clipboard temp files', run: () => tempFiles.prune() },
+      { name: 'unreferenced blobs', run: () => store.reconciler.schedule.now() },
     ],
     config.cleanupIntervalMs,
   );
   cleanup.start();
   await watcher.start();
+  await plugins.startAll(true);
+  const stopUpdateChecks = plugins.startUpdateChecks(await readSetting(ctx.db, 'plugin_update_interval'));
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
     bodyLimit: JSON_BODY_LIMIT,
-    fileSizeLimit: MAX_UPLOAD_BODY,
     logger: config.logRequests,
     bodies: 'json',
     forceCloseConnections: 'idle',
@@ -155,8 +191,13 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerServeRoutes(routes, servers, tags.repo);
   registerBackupRoutes(routes, ctx, backups);
   registerClipboardRoutes(routes, services.clipboard);
+  registerReconcileRoutes(routes, store.reconciler);
+  registerPluginRoutes(routes, plugins);
+  registerClipUi(app);
 
   const stopBackground = async () => {
+    stopUpdateChecks();
+    await pluginHost.unloadAll();
     await watcher.close();
     await cleanup.stop();
     await store.close();
@@ -182,7 +223,8 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     port: listener.port,
     close() {
       closing ??= (async () => {
-        await Promise.all([closeGracefully(app, SHUTDOWN_GRACE_MS), servers.stopAll()]);
+        // Every subscribed plugin's on_shutdown runs to its end before the store closes (§8.5).
+        await Promise.all([closeGracefully(app, SHUTDOWN_GRACE_MS), servers.stopAll(), pluginHost.shutdown()]);
         await stopBackground();
       })();
       return closing;

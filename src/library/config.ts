@@ -32,6 +32,8 @@ export const libraryFlags = {
   'docs-site-base-url': flag.string('base of the contextual documentation links', 'https://stacks.example/docs', { env: 'DOCS_SITE_BASE_URL' }),
   'docs-links-disabled': flag.bool('hide every contextual documentation link', 'DOCS_LINKS_DISABLED'),
   'mass-edit-filter-limit': flag.int('most entities one filter-targeted mass edit may change', 10000, { env: 'MASS_EDIT_FILTER_LIMIT', min: 1 }),
+  'orphan-grace': flag.duration('age before a stored file no row references (or a stale upload part) is removed by reconciliation', '1h', 'ORPHAN_GRACE'),
+  'reconcile-interval': flag.duration('time between reconciliations of stored files with rows (0 = only at start)', '1h', 'RECONCILE_INTERVAL'),
   'alt-fs': flag.list('additional named filesystem key:path (repeatable); env form FILE_ALT_COUNT, FILE_ALT_NAME_N, FILE_ALT_PATH_N'),
   'max-upload-size': flag.int('body limit in bytes for resource uploads, version uploads and custom thumbnails (0 = unlimited)', 2_147_483_648, { env: 'MAX_UPLOAD_SIZE', min: 0 }),
   'ffmpeg-path': flag.string('ffmpeg for video thumbnails and trim (empty = look on PATH)', '', { env: 'FFMPEG_PATH' }),
@@ -63,6 +65,11 @@ export const libraryFlags = {
   'login-attempt-window': flag.duration('sliding window of the login limit; also the effective lockout', '15m', 'LOGIN_ATTEMPT_WINDOW'),
   'trust-proxy-headers': flag.bool('take the client IP for login throttling from X-Forwarded-For (only behind a trusted proxy)', 'TRUST_PROXY_HEADERS'),
   'max-user-tokens': flag.int('API tokens one account may hold (0 = no cap)', 100, { env: 'MAX_USER_TOKENS', min: 0 }),
+  'plugin-path': flag.string('directory whose sub-directories each hold a Lua plugin (plugin.lua)', './plugins', { env: 'PLUGIN_PATH' }),
+  'plugins-disabled': flag.bool('turn the plugin system off: no discovery, no plugin VMs', 'PLUGINS_DISABLED'),
+  'plugin-schedule-tick': flag.duration('how often the plugin scheduler looks for due schedules and scheduled downloads', '30s', 'PLUGIN_SCHEDULE_TICK'),
+  'max-action-entities': flag.int('entities one plugin-action run may name (0 = 1000)', 0, { env: 'MAX_ACTION_ENTITIES', min: 0 }),
+  'plugin-memory-limit': flag.int('memory cap of each plugin VM in bytes (0 = 256 MiB)', 0, { env: 'PLUGIN_MEMORY_LIMIT', min: 0 }),
   quiet: flag.bool('do not log requests', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -100,6 +107,8 @@ export interface LibraryConfig {
   };
   /** Ceiling of a filter-targeted mass edit. */
   massEditFilterLimit: number;
+  /** File reconciliation (docs/storage.md): grace period and period, in milliseconds. */
+  reconcile: { graceMs: number; intervalMs: number };
   /** Timeouts of server-side fetches, in milliseconds. */
   remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
   /** MRQL boot settings (companion §1.8.2, mrql.md §13). */
@@ -127,6 +136,8 @@ export interface LibraryConfig {
   };
   /** Accounts and login (companion §1.8.4). */
   auth: AuthConfig;
+  /** The Lua plugin host (companion §1.8.3, library-plugins.md §2). */
+  plugins: PluginConfig;
   hashing: {
     workerCount: number;
     batchSize: number;
@@ -136,6 +147,14 @@ export interface LibraryConfig {
     disabled: boolean;
     cacheSize: number;
   };
+}
+
+export interface PluginConfig {
+  /** Directory scanned for plugin sub-directories; null when the plugin system is off. */
+  path: string | null;
+  scheduleTickMs: number;
+  maxActionEntities: number;
+  memoryLimitBytes: number;
 }
 
 export interface AuthConfig {
@@ -274,6 +293,7 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
     logRequests: !f.quiet,
     massEditFilterLimit: f['mass-edit-filter-limit'],
+    reconcile: { graceMs: f['orphan-grace'], intervalMs: f['reconcile-interval'] },
     maxJobConcurrency: f['max-job-concurrency'],
     boot: {
       downloadFailedRetentionMs: f['download-failed-retention'],
@@ -315,6 +335,12 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     },
     mrql: mrqlSettings(f),
     auth: authSettings(f),
+    plugins: {
+      path: f['plugins-disabled'] ? null : f['plugin-path'],
+      scheduleTickMs: f['plugin-schedule-tick'],
+      maxActionEntities: f['max-action-entities'] || 1000,
+      memoryLimitBytes: f['plugin-memory-limit'] || 256 * 1024 * 1024,
+    },
     fts: !f['skip-fts'],
     generation: generationSettings(env),
     templateSigningKey: env.TEMPLATE_SIGNING_KEY ?? '',

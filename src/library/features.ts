@@ -31,15 +31,19 @@ import { searchFeature } from './search/feature.js';
 import { exportsFeature } from './exports/feature.js';
 import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
+import { reconcileFeature } from './reconcile/feature.js';
+import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
   share: ShareServer;
   /** The MRQL feature, for in-process callers (tests, benchmarks). */
   mrql: MrqlFeature;
+  /** The Lua plugin host: started (discovery, activation) before the server listens. */
+  plugins: PluginsFeature;
 }
 
-export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts): FeatureServers {
+export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts, log: (message: string) => void = console.log): FeatureServers {
   const pageLayout = layout as Layout;
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   auditFeature(host);
@@ -52,7 +56,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const ui = uiFeature(host);
   const { categories, noteTypes } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
-  groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
   const queries = queriesFeature(host).service;
@@ -64,14 +68,16 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
   downloadJobsFeature(host, resourceFeature.importDownload);
+  reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
   startTransferSweeps(app, lib, exportStore, importStore);
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
-  notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
+  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
 
-  return { share, mrql };
+  return { share, mrql, plugins };
 }

@@ -138,19 +138,21 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   installRequestPipeline(app, { enabled: config.auth.enabled, auth: accounts.auth, root: () => lib.root });
 
   const routes = libraryRegistry(app);
-  const servers = registerFeatures(app, routes, lib, history, accounts);
+  const servers = registerFeatures(app, routes, lib, history, accounts, log);
   app.get('/v1/openapi.json', { config: { needs: 'read' } }, async () => describeApi(routes.openapi({ title: 'Stacks library API', version: '1' })));
   registerAssets(app);
   registerNotFound(app);
 
   let shareUrl: string | undefined;
   try {
+    await servers.plugins.start();
     if (options.listen === false) await app.ready();
     else {
       await app.listen({ host: config.host, port: config.port });
       shareUrl = await servers.share.start();
     }
   } catch (e) {
+    await servers.plugins.close();
     await app.close();
     await lib.readonlySql.close();
     await handle.close();
@@ -169,6 +171,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
     async close() {
       clearInterval(sweeper);
       await servers.share.close();
+      await servers.plugins.close();
       await app.close();
       await jobs.close();
       await lib.readonlySql.close();

@@ -254,3 +254,52 @@ ORDER BY
   "tags"."name",
   "tags"."id";
 -- params: [3]
+
+-- TagRepository.usage
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "resource_tags" AS "l"
+WHERE
+  "l"."tag_id" IN (?, ?)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "note_tags" AS "l"
+WHERE
+  "l"."tag_id" IN (?, ?)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "group_tags" AS "l"
+WHERE
+  "l"."tag_id" IN (?, ?)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+-- TagRepository.carriers (notes)
+SELECT
+  "e"."id",
+  "e"."name"
+FROM
+  "note_tags" AS "l"
+  INNER JOIN "notes" AS "e" ON "l"."note_id" = "e"."id"
+WHERE
+  "l"."tag_id" = ?
+ORDER BY
+  "e"."id" DESC
+LIMIT
+  ?;
+-- params: [4,12]

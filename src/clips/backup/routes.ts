@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../core/http/errors.js';
+import { readParts } from '../../core/http/multipart.js';
 import type { ClipContext } from '../context.js';
 import { API, type ClipRoutes } from '../http/routes.js';
 import type { BackupService } from './service.js';
@@ -21,17 +22,16 @@ async function receiveArchive(req: FastifyRequest, ctx: ClipContext): Promise<st
   if (Number.isFinite(declared) && declared > limit + 1024 * 1024) throw tooLarge(limit);
   const path = join(ctx.blobs.tmpDir, `restore-upload-${randomBytes(8).toString('hex')}.zip`);
   try {
-    const part = await req.file({ limits: { fileSize: limit, files: 1 } });
-    if (!part) throw badRequest('missing backup file');
-    await pipeline(part.file, createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 }));
-    if ((part.file as { truncated?: boolean }).truncated) throw tooLarge(limit);
-    return path;
+    for await (const part of readParts(req, { tooLarge: () => tooLarge(limit), limits: { fileSize: limit } })) {
+      if (part.type !== 'file') continue;
+      await pipeline(part.stream, createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 }));
+      return path;
+    }
+    throw badRequest('missing backup file');
   } catch (e) {
     await rm(path, { force: true });
-    if (e instanceof HttpError) throw e;
-    if ((e as { statusCode?: number }).statusCode === 413) throw tooLarge(limit);
-    if (req.raw.destroyed || req.raw.readableAborted) throw badRequest('upload aborted');
-    throw badRequest('failed to read multipart data');
+    if (e instanceof HttpError) throw e.status === 400 && /^invalid multipart body/.test(e.message) ? badRequest('failed to read multipart data') : e;
+    throw e;
   }
 }
 

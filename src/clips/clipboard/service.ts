@@ -74,6 +74,12 @@ export class ClipboardService {
     return this.run('image', png, choice);
   }
 
+  /** Plain text onto the clipboard (the plugin function utils.clipboard_write). */
+  async copyText(text: string): Promise<void> {
+    const choice = this.backendFor('text');
+    await this.run('text', Buffer.from(text, 'utf8'), choice);
+  }
+
   /** POST /clipboard/copy-file: one file reference. */
   async copyFile(caller: KeyPrincipal, body: Json): Promise<void> {
     const clip = await this.clips.accessible(caller, clipIdOf(body));

@@ -3,6 +3,7 @@
 // Nothing of it is held whole in memory; over 100 MiB answers 413 and leaves nothing behind.
 import type { FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../core/http/errors.js';
+import { readParts } from '../../core/http/multipart.js';
 import type { BlobStore, StagedBlob } from '../storage/blobs.js';
 import { partFilename } from './filenames.js';
 import { MAX_CLIP_BYTES } from './service.js';
@@ -44,10 +45,8 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
   const declaredLength = Number(req.headers['content-length']);
   if (Number.isFinite(declaredLength) && declaredLength > MAX_UPLOAD_BODY) throw tooLarge();
 
-  // Every part counts as a file (a plain text field is a text clip); an oversized part is
-  // truncated by busboy and rejected below rather than thrown mid-stream.
-  const options = { isPartAFile: () => true, throwFileSizeLimit: false, limits: { fileSize: MAX_CLIP_BYTES, parts: 1000, files: 1000 } };
-  const parts = req.parts(options as Parameters<typeof req.parts>[0]);
+  // Every part counts as a file (a plain text field is a text clip).
+  const parts = readParts(req, { everyPartIsAFile: true, tooLarge, limits: { fileSize: MAX_CLIP_BYTES } });
 
   // Watch the raw body (in the same tick as the pipe above, so no chunk is missed): keep its
   // first bytes for the part headers, and stop a chunked body that outgrows the cap.
@@ -78,17 +77,14 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
     const first = await parts.next();
     if (first.done || first.value.type !== 'file') throw badRequest('failed to read multipart data');
     const part = first.value;
-    current = part.file;
-    staged = await blobs.stage(part.file, MAX_CLIP_BYTES);
-    if ((part.file as { truncated?: boolean }).truncated) {
-      await blobs.discard(staged);
-      throw tooLarge();
-    }
+    current = part.stream;
+    staged = await blobs.stage(part.stream, MAX_CLIP_BYTES);
     try {
       // Later parts are not part of the clip; they are read and dropped so the request completes.
-      for await (const rest of parts) if (rest.type === 'file') rest.file.resume();
-    } catch {
-      // A malformed tail after a complete first part does not spoil the clip.
+      for await (const rest of parts) void rest;
+    } catch (e) {
+      // A malformed tail after a complete first part does not spoil the clip; an oversized one does.
+      if (e instanceof HttpError && e.status === 413) throw e;
     }
     const declared = firstPartContentType(Buffer.concat(captured), boundary[1] ?? boundary[2]);
     return {
@@ -105,10 +101,7 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
     // now, and once more should the reading only finish later.
     if (staged) await blobs.discard(staged);
     work.then((s) => blobs.discard(s.staged), () => undefined);
-    if (e instanceof HttpError) throw e;
-    if (req.raw.destroyed || req.raw.readableAborted) throw badRequest('upload aborted');
-    const message = (e as Error).message ?? '';
-    if (/multipart|boundary|part terminated|unexpected end/i.test(message)) throw badRequest('failed to read multipart data');
+    if (e instanceof HttpError) throw e.status === 400 && /^invalid multipart body/.test(e.message) ? badRequest('failed to read multipart data') : e;
     throw e;
   } finally {
     req.raw.off('data', onData);

@@ -69,7 +69,6 @@ export class TagServers {
       const app = await createHttpServer({
         headers: { 'Access-Control-Allow-Origin': '*' },
         bodyLimit: MAX_API_BYTES,
-        fileSizeLimit: MAX_API_BYTES,
         bodies: 'json',
         forceCloseConnections: 'idle',
       });

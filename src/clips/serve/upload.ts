@@ -3,6 +3,7 @@
 // `content_type`; a new clip (no dedup) tagged with the target tag.
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
+import { readParts } from '../../core/http/multipart.js';
 import { partFilename } from '../clips/filenames.js';
 import { BlobTooLargeError, type StagedBlob } from '../storage/blobs.js';
 import type { TagRow } from '../tags/repository.js';
@@ -42,22 +43,20 @@ export async function receiveUpload(req: FastifyRequest, deps: SiteDeps, served:
   let filename = '';
   let partType: string | null = null;
   try {
-    const parts = req.parts({ limits: { fileSize: MAX_SERVED_UPLOAD + 1, files: 5, fields: 20, parts: 30, fieldSize: 64 * 1024 } });
+    const parts = readParts(req, { tooLarge, limits: { fileSize: MAX_SERVED_UPLOAD + 1, files: 5, fields: 20, parts: 30, fieldSize: 64 * 1024 } });
     for await (const part of parts) {
       if (part.type === 'field') {
-        fields.set(part.fieldname, String(part.value));
-      } else if (part.fieldname === 'file' && !staged) {
-        staged = await deps.ctx.blobs.stage(part.file, MAX_SERVED_UPLOAD);
+        fields.set(part.name, part.value);
+      } else if (part.name === 'file' && !staged) {
+        staged = await deps.ctx.blobs.stage(part.stream, MAX_SERVED_UPLOAD);
         filename = partFilename(part.filename);
-        partType = part.mimetype ?? null;
-      } else {
-        part.file.resume();
+        partType = part.mimetype;
       }
     }
   } catch (e) {
     if (staged) await deps.ctx.blobs.discard(staged);
-    if (e instanceof BlobTooLargeError || (e as { statusCode?: number }).statusCode === 413) throw tooLarge();
-    if (e instanceof HttpError) throw e;
+    if (e instanceof BlobTooLargeError || (e instanceof HttpError && e.status === 413)) throw tooLarge();
+    if (e instanceof HttpError && e.status !== 400) throw e;
     throw badRequest('invalid multipart form');
   }
   if (!staged) throw badRequest("missing required 'file' field");

@@ -3,6 +3,7 @@
 // OpenAPI description, so the two cannot drift apart.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TObject, type TSchema, type Static } from '@sinclair/typebox';
+import { readFields } from './multipart.js';
 import { makeBag, readParams } from './params.js';
 import { redirectTarget } from './respond.js';
 
@@ -55,21 +56,6 @@ export interface RouteHooks<C extends string> {
 
 const EMPTY = Type.Object({});
 
-/** Multipart text fields become ordinary parameters (repeated names become arrays). */
-async function multipartFields(req: FastifyRequest): Promise<Record<string, unknown>> {
-  const fields: Record<string, unknown> = {};
-  for await (const part of req.parts()) {
-    if (part.type !== 'field') {
-      part.file.resume(); // drain unexpected files so the request completes
-      continue;
-    }
-    const value = typeof part.value === 'string' ? part.value : String(part.value);
-    const prev = fields[part.fieldname];
-    fields[part.fieldname] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  }
-  return fields;
-}
-
 export class RouteRegistry<C extends string> {
   readonly routes: RouteDef<TObject, C>[] = [];
 
@@ -96,7 +82,7 @@ export class RouteRegistry<C extends string> {
           if (authorize && !authorizeOnRequest) await authorize(req, d.needs, d);
           // A bad redirect= must fail before a write changes anything.
           if (redirects && req.method !== 'GET') redirectTarget(req);
-          const body = req.isMultipart() && !d.streamsFiles ? await multipartFields(req) : req.body;
+          const body = req.isMultipart() && !d.streamsFiles ? await readFields(req) : req.body;
           const input = readParams(schema, makeBag(req.query, req.params, body));
           const result = await d.handler({ req, reply, input });
           if (reply.sent) return reply;

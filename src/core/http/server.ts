@@ -2,17 +2,15 @@
 // bodies, one error envelope, and graceful shutdown.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import { constraintFailure } from '../db/constraint.js';
 import { HttpError } from './errors.js';
+import { registerMultipart } from './multipart.js';
 
 export interface HttpServerOptions {
   /** Headers added to every response (security headers, CORS). */
   headers?: Record<string, string>;
   /** Upper bound for JSON and form bodies, in bytes. */
   bodyLimit?: number;
-  /** Upper bound for one multipart file, in bytes (0 = unlimited). */
-  fileSizeLimit?: number;
   logger?: boolean;
   /** Called for errors; may render a page instead of JSON. Return true when it replied. */
   onError?: (err: HttpError, req: FastifyRequest, reply: FastifyReply) => boolean | Promise<boolean>;
@@ -74,9 +72,10 @@ export function toHttpError(err: unknown): HttpError {
 }
 
 export async function createHttpServer(options: HttpServerOptions = {}): Promise<FastifyInstance> {
+  const bodyLimit = options.bodyLimit ?? 64 * 1024 * 1024;
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
-    bodyLimit: options.bodyLimit ?? 64 * 1024 * 1024,
+    bodyLimit,
     // Query strings keep repeated keys as arrays (Tags=1&Tags=2).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     forceCloseConnections: options.forceCloseConnections ?? true,
@@ -108,9 +107,8 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     });
     await app.register(formbody);
   }
-  await app.register(multipart, {
-    limits: { fileSize: options.fileSizeLimit || Infinity, fieldSize: 16 * 1024 * 1024, parts: 10_000 },
-  });
+  // Multipart text fields are bounded like JSON bodies; file limits belong to each route.
+  registerMultipart(app, { fieldSize: bodyLimit });
 
   const headers = options.headers ?? {};
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -123,6 +121,8 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     // Deliberate 5xx answers (503: a feature is not configured) are not failures worth a trace.
     if (httpError.status >= 500 && !(err instanceof HttpError)) console.error(`${req.method} ${req.url} failed:`, err);
     for (const [name, value] of Object.entries(httpError.headers)) reply.header(name, value);
+    // A body left half-read (refused, oversized, malformed) cannot be followed by another request.
+    if (!req.raw.complete) reply.header('Connection', 'close');
     if (options.onError && (await options.onError(httpError, req, reply))) return reply;
     return reply.code(httpError.status).type('application/json').send(errorBody(httpError));
   });

@@ -36,6 +36,11 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Request method (default GET); 301/302/303 redirects continue with GET and no body. */
+  method?: string;
+  body?: string | Buffer;
+  /** Extra check of the first URL and of every redirect target; throw a FetchError to refuse it. */
+  checkUrl?: (url: URL) => void;
 }
 
 export interface SafeResponse {
@@ -85,11 +90,11 @@ function parseTarget(text: string, policy: AddressPolicy): URL {
   return url;
 }
 
-function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal, method: string, body: string | Buffer | undefined): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
-      method: 'GET',
+      method,
       headers: { 'user-agent': 'Stacks/1', accept: '*/*', ...opts.headers },
       lookup: guardedLookup(opts.policy),
       signal,
@@ -105,7 +110,7 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
       clearTimeout(timer);
       reject(err);
     });
-    req.end();
+    req.end(body);
   });
 }
 
@@ -133,10 +138,13 @@ export async function safeFetch(target: string, opts: SafeFetchOptions): Promise
 
   try {
     let url = parseTarget(target, opts.policy);
+    opts.checkUrl?.(url);
+    let method = (opts.method ?? 'GET').toUpperCase();
+    let body = opts.body;
     for (let hop = 0; ; hop++) {
       let res: IncomingMessage;
       try {
-        res = await requestOnce(url, opts, abort.signal);
+        res = await requestOnce(url, opts, abort.signal, method, body);
       } catch (err) {
         throw abort.signal.aborted && abort.signal.reason instanceof FetchError ? abort.signal.reason : asFetchError(err);
       }
@@ -145,6 +153,11 @@ export async function safeFetch(target: string, opts: SafeFetchOptions): Promise
         res.resume();
         if (hop >= (opts.maxRedirects ?? 10)) throw new FetchError('http', 'too many redirects');
         url = parseTarget(new URL(location, url).href, opts.policy);
+        opts.checkUrl?.(url);
+        if (res.statusCode !== 307 && res.statusCode !== 308 && method !== 'HEAD') {
+          method = 'GET';
+          body = undefined;
+        }
         continue;
       }
       const length = Number(res.headers['content-length']);

@@ -7,6 +7,8 @@ describe('block positions', () => {
     expect(positionAfter('n')).toBe('o');
     expect(positionAfter('nz')).toBe('o');
     expect(positionAfter('zz')).toBe('zzb');
+    // Keys clients send: digits, capitals, punctuation above "z".
+    for (const client of ['a1', 'a2', 'A', '1', 'z~', '~']) expect(positionAfter(client) > client, client).toBe(true);
     let key = positionAfter(null);
     for (let i = 0; i < 200; i++) {
       const next = positionAfter(key);
@@ -94,8 +96,10 @@ describe('block positions', () => {
   it('validates client positions', () => {
     expect(isValidPosition('n')).toBe(true);
     expect(isValidPosition('')).toBe(false);
-    expect(isValidPosition('N')).toBe(false);
-    expect(isValidPosition('a1')).toBe(false);
+    expect(isValidPosition('N')).toBe(true);
+    expect(isValidPosition('a1')).toBe(true);
+    expect(isValidPosition('b'.repeat(64))).toBe(true);
     expect(isValidPosition('b'.repeat(65))).toBe(false);
+    expect(isValidPosition('é'.repeat(33))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
-// Fractional block positions (companion §12.3): lowercase strings compared byte-wise. A key can
-// always be placed after another, and between two keys whenever one exists; when keys grow past
-// REBALANCE_LENGTH the note's keys are rewritten evenly spaced, keeping their order, so they
-// stay short however often blocks move.
+// Fractional block positions (companion §12.3): strings compared byte-wise. Keys generated here
+// are lowercase letters; a client may send any non-empty key of at most 64 bytes ("a1", "A",
+// digits), as clients of the reference do. A key can always be placed after another, and between
+// two lowercase keys whenever one exists; when keys grow past REBALANCE_LENGTH the note's keys
+// are rewritten evenly spaced, keeping their order, so they stay short however often blocks move.
 //
 // Keys are read as base-26 fractions ("a" = 0 … "z" = 25). Generated keys never end in "a",
 // because nothing fits between "b" and "ba".
@@ -13,13 +14,13 @@ export const FIRST_POSITION = 'n';
 
 const A = 'a'.charCodeAt(0);
 const BASE = 26;
-const VALID = /^[a-z]+$/;
 
 const digit = (c: string) => c.charCodeAt(0) - A;
 const char = (d: number) => String.fromCharCode(A + d);
 
+/** A key a client may send: non-empty, at most 64 bytes of UTF-8. */
 export function isValidPosition(text: string): boolean {
-  return text.length >= 1 && text.length <= MAX_POSITION_LENGTH && VALID.test(text);
+  return text.length >= 1 && Buffer.byteLength(text, 'utf8') <= MAX_POSITION_LENGTH;
 }
 
 /**
@@ -46,12 +47,14 @@ export function positionBetween(lo: string | null, hi: string | null): string | 
 }
 
 /**
- * A short key after `last` (the first key when there is none): bumps the first digit that can
- * grow, or extends an all-"z" key by "b" so the next 24 appends fit in the same length.
+ * A short lowercase key after `last` (the first key when there is none): bumps the first
+ * character that can grow (one below "a", such as a client's digit, becomes "n"), or extends a
+ * key with none by "b" so the next 24 appends fit in the same length.
  */
 export function positionAfter(last: string | null): string {
   if (last === null || last === '') return FIRST_POSITION;
   for (let i = 0; i < last.length; i++) {
+    if (last[i] < 'a') return last.slice(0, i) + FIRST_POSITION;
     if (last[i] < 'z') return last.slice(0, i) + char(digit(last[i]) + 1);
   }
   return last + 'b';

@@ -3,6 +3,7 @@
 // only state is exposed, never a block's full content (a table's query id and parameters stay
 // private).
 import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { Markdown } from '../ui/markdown.js';
 import type { BlockRecord, JsonObject } from './records.js';
 import type { BlockViewData, TableView } from './view.js';
 
@@ -46,9 +47,9 @@ function cellText(v: unknown): string {
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-function TextBlock(props: { b: BlockRecord }): SafeHtml {
+function TextBlock(props: { b: BlockRecord; ctx: RenderContext }): SafeHtml {
   const text = String(props.b.content.text ?? '');
-  return text === '' ? <p class="empty">Empty text.</p> : <div class="block-text">{text}</div>;
+  return text.trim() === '' ? <p class="empty">Empty text.</p> : <Markdown class="block-text" text={text} mode={props.ctx.mode} />;
 }
 
 function HeadingBlock(props: { b: BlockRecord }): SafeHtml {
@@ -78,7 +79,7 @@ function GalleryBlock(props: { b: BlockRecord; ctx: RenderContext }): SafeHtml {
         }
         return (
           <li>
-            <a href={`/resource?id=${r.id}`}>
+            <a href={`/resource?id=${r.id}`} data-lightbox-id={r.id} data-lightbox-name={r.name}>
               {image ? <img src={`/v1/resource/preview?ID=${r.id}&Width=320`} alt={r.name} loading="lazy" /> : null}
               <span>{r.name}</span>
             </a>
@@ -174,7 +175,7 @@ function CalendarBlock(props: { b: BlockRecord; ctx: RenderContext }): SafeHtml 
 function inner(b: BlockRecord, ctx: RenderContext): SafeHtml {
   switch (b.type) {
     case 'text':
-      return <TextBlock b={b} />;
+      return <TextBlock b={b} ctx={ctx} />;
     case 'heading':
       return <HeadingBlock b={b} />;
     case 'divider':

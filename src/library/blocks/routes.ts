@@ -49,7 +49,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     input: Type.Object({
       noteId: Type.Integer(),
       type: Type.String(),
-      position: Type.Optional(Type.String({ description: 'fractional index (lowercase letters)' })),
+      position: Type.Optional(Type.String({ description: 'fractional index: any non-empty string of at most 64 bytes, ordered byte-wise' })),
       content: Type.Optional(Type.Unknown({ description: "object; defaults to the type's default content" })),
     }),
     handler: async ({ req, reply, input }) => {

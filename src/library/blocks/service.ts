@@ -35,7 +35,7 @@ function refChecker(blocks: BlockRepository): RefChecker {
 }
 
 function positionOf(raw: unknown, field: string): string {
-  if (typeof raw !== 'string' || !isValidPosition(raw)) throw badRequest(`${field} must be 1 to 64 lowercase letters (a-z)`);
+  if (typeof raw !== 'string' || !isValidPosition(raw)) throw badRequest(`${field} must be a non-empty string of at most 64 bytes`);
   return raw;
 }
 

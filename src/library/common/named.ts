@@ -107,6 +107,6 @@ export class NamedEntities<T extends NamedTable, I extends CommonListInput = Com
         await this.repo.in(tx).remove([row.id], ...this.seenBy(actor));
       });
       return { id: row.id, name: row.name, before: row, result: row };
-    });
+    }, { data: { id: row.id, name: row.name } });
   }
 }

@@ -8,7 +8,10 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { seenBy } from '../http/routes.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { picked } from '../ui/picked.js';
+import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
@@ -58,7 +61,7 @@ function GroupForm(props: { req: FastifyRequest; group?: Detail; categories: { i
       <FormPage req={props.req} />
       {g ? <input type="hidden" name="ID" value={g.ID} /> : null}
       <Field label="Name" name="Name" required value={value('Name', g?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', g?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', g?.Description)} mentions="resource,note,group,tag" hint="Markdown; type @ to mention a resource, note, group or tag." />
       <Field label="URL" name="URL" value={value('URL', g?.URL)} />
       <OptionSelect label="Category" name="CategoryId" options={[{ id: 0, name: 'none' }, ...props.categories]} selected={categoryId} />
       <Picker label="Owner (parent group)" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={owner} />
@@ -123,15 +126,16 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       };
     },
     view: (ctx, req) => (
-      <section>
+      <section x-data={selectionScope(ctx.groups.map((g) => g.ID))}>
         {ctx._slots.css}
         {ctx._slots.header}
+        <BulkBar req={req} kind="groups" ops={{ tags: true, meta: true, compare: { path: '/group/compare', first: 'g1', second: 'g2' }, deleteConfirm: 'Delete the selected groups?' }} />
         <ul class="cards" data-testid="group-list">
           {ctx.groups.map((g) => (
             <li class="card">
-              <GroupLink g={g} />
+              <SelectBox id={g.ID} name={g.Name} /> <GroupLink g={g} />
               {g.Category ? <small> · {g.Category.Name}</small> : null}
-              <p>{g.Description}</p>
+              <Markdown text={g.Description} />
               <p class="tags">{g.Tags.map((t) => <span class="tag">{t.Name}</span>)}</p>
             </li>
           ))}
@@ -198,7 +202,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           {ctx._css}
           {ctx._slots.custom_header}
           <section class="card">
-            <p class="description">{g.Description || 'No description.'}</p>
+            <Markdown class="description" text={g.Description} empty="No description." />
             {g.URL ? <a href={g.URL} rel="noopener noreferrer">{g.URL}</a> : null}
             <p class="tags">{g.Tags.map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
             <pre>{JSON.stringify(g.Meta, null, 2)}</pre>
@@ -248,6 +252,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
               ))}
             </ul>
           </Section>
+          <UploadTarget ownerId={g.ID} groupId={g.ID} where="to this group" />
           {ctx._slots.custom_detail_footer}
         </div>
       );

@@ -10,7 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../core/http/error
 import type { Actor } from '../auth/principal.js';
 import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { CarrierService } from '../categories/service.js';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
 import type { TimeBucket } from '../common/named.repository.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
@@ -199,15 +199,18 @@ export class GroupService {
     await this.checkOwner(vis, null, ownerId);
     await this.deps.categories.checkEntityMeta(categoryId, JSON.parse(meta) as Record<string, unknown>);
     const links = await this.checkLinks(vis, null, input.Tags, input.Groups);
+    const data: ChangeData = { id: 0, name, description: input.Description ?? '', meta };
     const id = await withChange(this.deps.bus, actor, 'create', 'group', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       const newId = await this.deps.transactor.run(async (tx) => {
         const groups = this.repo.in(tx);
-        const created = await groups.insert({ ...newRowStamp(actor), name, description: input.Description ?? '', url, meta, owner_id: ownerId, category_id: categoryId });
+        const created = await groups.insert({ ...newRowStamp(actor), name: finalName, description: changedText(data, 'description', ''), url, meta: finalMeta, owner_id: ownerId, category_id: categoryId });
         await this.setLinks(groups, created, links);
         return created;
       });
-      return { id: newId, name, result: newId };
-    });
+      return { id: newId, name: finalName, result: newId };
+    }, { data });
     return this.read(vis, id);
   }
 
@@ -226,14 +229,17 @@ export class GroupService {
     }
     const url = input.URL === undefined ? before.url : normaliseUrl(input.URL);
     const links = await this.checkLinks(vis, id, input.Tags, input.Groups);
+    const data: ChangeData = { id, name, description: input.Description ?? before.description, meta };
     await withChange(this.deps.bus, actor, 'update', 'group', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       await this.deps.transactor.run(async (tx) => {
         const groups = this.repo.in(tx);
-        await groups.update(id, { name, description: input.Description ?? before.description, url, meta, owner_id: ownerId, category_id: categoryId }, vis);
+        await groups.update(id, { name: finalName, description: changedText(data, 'description', before.description), url, meta: finalMeta, owner_id: ownerId, category_id: categoryId }, vis);
         await this.setLinks(groups, id, links);
       });
-      return { id, name, before, result: undefined };
-    });
+      return { id, name: finalName, before, result: undefined };
+    }, { data });
     return this.read(vis, id);
   }
 
@@ -256,7 +262,7 @@ export class GroupService {
     await withChange(this.deps.bus, actor, 'delete', 'group', async () => {
       await this.repo.remove(unique, vis);
       return { message: `Deleted ${unique.length} groups (${unique.join(', ')})`, result: undefined };
-    });
+    }, { ids: unique });
   }
 
   /** Copies the group with its associations and duplicates its relations in both directions. */

@@ -5,10 +5,11 @@
 // a 400 before any job exists, and its staging folder is removed. Over max_import_size: 413.
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Transform } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
+import { readParts } from '../../core/http/multipart.js';
 import { syncFile } from '../../core/storage/file-store.js';
 import { ARCHIVE_LIMITS } from '../archive/format.js';
 import { ArchiveError, readArchive, readJson } from '../archive/reader.js';
@@ -35,10 +36,8 @@ function validator(limit: number): { input: PassThrough; done: Promise<void> } {
   return { input, done };
 }
 
-async function stageFile(file: NodeJS.ReadableStream & { truncated?: boolean; on: NodeJS.ReadableStream['on'] }, target: string, limit: number): Promise<number> {
+async function stageFile(file: Readable, target: string, limit: number): Promise<number> {
   let size = 0;
-  let overLimit = false;
-  file.on('limit', () => (overLimit = true));
   const check = validator(limit);
   const tee = new Transform({
     transform(chunk: Buffer, _enc, next) {
@@ -59,11 +58,10 @@ async function stageFile(file: NodeJS.ReadableStream & { truncated?: boolean; on
   try {
     await Promise.all([pipeline(file, tee, createWriteStream(target)), refused]);
   } catch (e) {
-    if (overLimit || (file as { truncated?: boolean }).truncated) throw tooLarge(limit);
     if (e instanceof ArchiveError) throw badRequest(e.message);
+    if (e instanceof HttpError) throw e;
     throw badRequest(`the upload could not be read: ${(e as Error).message}`);
   }
-  if (overLimit || file.truncated) throw tooLarge(limit);
   await syncFile(target);
   return size;
 }
@@ -74,22 +72,15 @@ export async function receiveArchive(req: FastifyRequest, store: ImportStore, li
   const dir = await store.uploadDir();
   let received: ReceivedArchive | null = null;
   try {
-    for await (const part of req.parts({ limits: { fileSize: limit } })) {
-      if (part.type === 'field') continue;
-      if (part.fieldname.toLowerCase() !== 'file' || received) {
-        part.file.resume();
-        continue;
-      }
-      const size = await stageFile(part.file, join(dir, 'archive.tar'), limit);
-      received = { dir, fileName: (part.filename ?? '').slice(0, 255) || 'archive.tar', size };
+    for await (const part of readParts(req, { limits: { fileSize: limit }, tooLarge: () => tooLarge(limit) })) {
+      if (part.type === 'field' || part.name.toLowerCase() !== 'file' || received) continue;
+      const size = await stageFile(part.stream, join(dir, 'archive.tar'), limit);
+      received = { dir, fileName: part.filename.slice(0, 255) || 'archive.tar', size };
     }
     if (!received) throw badRequest('file is required: send the archive in the multipart field "file"');
     return received;
   } catch (e) {
     await store.remove(dir);
-    const err = e as { statusCode?: number };
-    if (err.statusCode === 413) throw tooLarge(limit);
-    if (e instanceof HttpError) throw e;
-    throw badRequest(`the upload could not be read: ${(e as Error).message}`);
+    throw e;
   }
 }

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { Field, FormPage, OptionSelect, Picker, PostButton, SortSelect, TextArea, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { BulkBar, SelectBox } from '../ui/bulk.js';
 import type { ShareService } from '../sharing/service.js';
 import { formDate } from './dates.js';
 import type { NoteService } from './service.js';
@@ -62,7 +63,7 @@ export function NoteCard(props: { n: Listed; avatar?: SafeHtml }): SafeHtml {
   return (
     <li class="card note-card">
       <label class="select">
-        <input type="checkbox" name="ID" value={n.ID} form="note-bulk" aria-label={`Select ${n.Name}`} />
+        <SelectBox id={n.ID} name={n.Name} />
       </label>
       {props.avatar ? <span class="avatar">{props.avatar}</span> : null}
       <a href={`/note?id=${n.ID}`} class="note-title">
@@ -77,30 +78,8 @@ export function NoteCard(props: { n: Listed; avatar?: SafeHtml }): SafeHtml {
   );
 }
 
-export function BulkBar(props: { req: FastifyRequest }): SafeHtml {
-  return (
-    <form id="note-bulk" method="post" action="/v1/notes/addTags" class="bulk card">
-      <FormPage req={props.req} />
-      <strong>With the selected notes:</strong>
-      <input type="text" name="EditedId" placeholder="tag or group ids" aria-label="Tag or group ids" />
-      <button type="submit" formaction="/v1/notes/addTags">
-        Add tags
-      </button>
-      <button type="submit" formaction="/v1/notes/removeTags">
-        Remove tags
-      </button>
-      <button type="submit" formaction="/v1/notes/addGroups">
-        Add groups
-      </button>
-      <input type="text" name="Meta" placeholder='{"key": "value"}' aria-label="Meta to merge" />
-      <button type="submit" formaction="/v1/notes/addMeta">
-        Add meta
-      </button>
-      <button type="submit" class="danger" formaction="/v1/notes/delete">
-        Delete
-      </button>
-    </form>
-  );
+export function NoteBulkBar(props: { req: FastifyRequest }): SafeHtml {
+  return <BulkBar req={props.req} kind="notes" ops={{ tags: true, groups: true, meta: true, deleteConfirm: 'Delete the selected notes?' }} />;
 }
 
 export interface NoteFormPicks {
@@ -120,7 +99,7 @@ export function NoteForm(props: { req: FastifyRequest; note?: Detail; types: { i
       <FormPage req={props.req} />
       {n ? <input type="hidden" name="ID" value={n.ID} /> : null}
       <Field label="Title" name="Name" required value={value('Name', n?.Name)} />
-      <TextArea label="Text" name="Description" rows={8} value={value('Description', n?.Description)} hint="Mirrors the first text block once the note has blocks." />
+      <TextArea label="Text" name="Description" rows={8} value={value('Description', n?.Description)} mentions="resource,group,tag" hint="Markdown; type @ to mention a resource, group or tag. Mirrors the first text block once the note has blocks." />
       <div class="row">
         <Field label="Start" name="StartDate" type="datetime-local" value={value('StartDate', formDate(n?.StartDate ?? null))} />
         <Field label="End" name="EndDate" type="datetime-local" value={value('EndDate', formDate(n?.EndDate ?? null))} />

@@ -9,6 +9,9 @@ import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { seenBy } from '../http/routes.js';
 import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
+import { selectionScope } from '../ui/bulk.js';
 import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
 import type { BlockViews } from '../blocks/view.js';
@@ -18,7 +21,7 @@ import { cardAvatars } from './avatars.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
 import { NoteListInput } from './filters.js';
-import { BulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
+import { NoteBulkBar, NoteCard, NoteFilters, NoteForm, Sharing } from './components.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { NoteService } from './service.js';
 
@@ -77,11 +80,11 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       };
     },
     view: (ctx, req) => (
-      <section>
+      <section x-data={selectionScope(ctx.notes.map((n) => n.ID))}>
         <link rel="stylesheet" href="/public/notes.css" />
         {ctx._slots.css}
         {ctx._slots.header}
-        <BulkBar req={req} />
+        <NoteBulkBar req={req} />
         <ul class="cards" data-testid="note-list">
           {ctx.notes.map((n) => (
             <NoteCard n={n} avatar={ctx._avatars.get(n.ID)} />
@@ -174,7 +177,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             </p>
           ) : null}
           <section class="card note-body" id="note-blocks" data-note-id={n.ID} data-block-types={JSON.stringify(ctx._types)}>
-            {!hasText && n.Description ? <div class="block-text note-description">{n.Description}</div> : null}
+            {!hasText && n.Description ? <Markdown class="block-text note-description" text={n.Description} /> : null}
             <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
             {ctx.blocks.length === 0 && !n.Description ? <p class="empty no-blocks">This note is empty. Edit its blocks to add text, todos, tables and more.</p> : null}
             <div class="block-toolbar">
@@ -202,7 +205,10 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             {n.Resources.length ? (
               <ul>
                 {n.Resources.map((r) => (
-                  <li>
+                  <li class="note-resource">
+                    <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
+                      <img src={`/v1/resource/preview?ID=${r.ID}&Height=40`} alt={`View ${r.Name}`} height={40} loading="lazy" />
+                    </a>{' '}
                     <a href={`/resource?id=${r.ID}`}>{r.Name}</a> <small>{r.ContentType}</small>
                   </li>
                 ))}
@@ -211,6 +217,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
               <p class="empty">None.</p>
             )}
           </section>
+          <UploadTarget noteId={n.ID} ownerId={n.Owner?.ID} where="to this note" />
           {ctx._slots.custom_detail_footer}
           <script src="/public/note-blocks.js"></script>
           <script src="/public/block-editor.js"></script>
@@ -230,7 +237,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     view: (ctx) => (
       <article class="note-reading">
         <link rel="stylesheet" href="/public/notes.css" />
-        {!ctx.blocks.some((b) => b.type === 'text') && ctx.note.Description ? <div class="block-text note-description">{ctx.note.Description}</div> : null}
+        {!ctx.blocks.some((b) => b.type === 'text') && ctx.note.Description ? <Markdown class="block-text note-description" text={ctx.note.Description} /> : null}
         <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
         <p>
           <a href={`/note?id=${ctx.note.ID}`}>Back to the note</a>

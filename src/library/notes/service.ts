@@ -8,7 +8,7 @@ import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { BlockService } from '../blocks/service.js';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { groupRecord } from '../groups/records.js';
@@ -166,16 +166,19 @@ export class NoteService {
     const ownerId = input.OwnerId || null;
     const noteTypeId = input.NoteTypeId || null;
     const vis = visibilityOf(actor.principal);
+    const data: ChangeData = { id: 0, name, description: input.Description ?? '', meta };
     const id = await withChange(this.deps.bus, actor, 'create', 'note', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       const newId = await this.deps.transactor.run(async (tx) => {
         const notes = this.repo.in(tx);
         await this.checkOwner(notes, ownerId, vis);
-        await this.checkTypeAndMeta(notes, noteTypeId, meta, true);
+        await this.checkTypeAndMeta(notes, noteTypeId, finalMeta, true);
         const noteId = await notes.insert({
           ...newRowStamp(actor),
-          name,
-          description: input.Description ?? '',
-          meta,
+          name: finalName,
+          description: changedText(data, 'description', ''),
+          meta: finalMeta,
           owner_id: ownerId,
           note_type_id: noteTypeId,
           start_date: start,
@@ -184,8 +187,8 @@ export class NoteService {
         await this.setLinks(notes, noteId, input, vis);
         return noteId;
       });
-      return { id: newId, name, result: newId };
-    });
+      return { id: newId, name: finalName, result: newId };
+    }, { data });
     return this.read(vis, id);
   }
 
@@ -202,25 +205,28 @@ export class NoteService {
     const start = startIn === undefined ? before.start_date : startIn;
     const end = endIn === undefined ? before.end_date : endIn;
     checkDateOrder(start, end);
+    const data: ChangeData = { id, name, description: input.Description ?? before.description, meta };
     await withChange(this.deps.bus, actor, 'update', 'note', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       await this.deps.transactor.run(async (tx) => {
         const notes = this.repo.in(tx);
         if (ownerId !== before.owner_id) await this.checkOwner(notes, ownerId, vis);
-        await this.checkTypeAndMeta(notes, noteTypeId, meta, input.Meta !== undefined || noteTypeId !== before.note_type_id);
+        await this.checkTypeAndMeta(notes, noteTypeId, finalMeta, finalMeta !== before.meta || noteTypeId !== before.note_type_id);
         await notes.update(id, {
-          name,
-          description: input.Description ?? before.description,
-          meta,
+          name: finalName,
+          description: changedText(data, 'description', before.description),
+          meta: finalMeta,
           owner_id: ownerId,
           note_type_id: noteTypeId,
           start_date: start,
           end_date: end,
         }, vis);
-        if (input.Description !== undefined) await this.deps.blocks.descriptionSaved(tx, id, input.Description);
+        if (input.Description !== undefined) await this.deps.blocks.descriptionSaved(tx, id, changedText(data, 'description', input.Description));
         await this.setLinks(notes, id, input, vis);
       });
-      return { id, name, before, result: undefined };
-    });
+      return { id, name: finalName, before, result: undefined };
+    }, { data });
     return this.read(vis, id);
   }
 
@@ -244,12 +250,12 @@ export class NoteService {
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
     const notes = [...new Set(ids)];
     if (notes.length === 0) throw badRequest('ID must list at least one note');
+    const vis = visibilityOf(actor.principal);
+    await this.named.requireAll(notes, vis);
     await withChange(this.deps.bus, actor, 'delete', 'note', async () => {
-      const vis = visibilityOf(actor.principal);
-      await this.named.requireAll(notes, vis);
       await this.repo.remove(notes, vis);
       return { message: `Deleted ${notes.length} notes (${notes.join(', ')})`, result: undefined };
-    });
+    }, { ids: notes });
   }
 }
 

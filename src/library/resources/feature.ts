@@ -3,6 +3,7 @@
 // closes). Returns what other features need: the context and ingest (imports, exports) and
 // the importer of finished downloads.
 import { locateVideoTool } from '../../core/media/ffmpeg.js';
+import { locatePdfTool } from '../../core/media/pdf.js';
 import type { FeatureHost } from '../context.js';
 import type { DownloadService } from '../downloads/service.js';
 import { registerTimeline } from '../timelines/routes.js';
@@ -20,6 +21,7 @@ import { IngestService } from './ingest.js';
 import { MediaOps } from './media-ops.js';
 import { ResourceMerge } from './merge.js';
 import { registerResourcePages } from './pages.js';
+import { registerDownloadRoute, registerViewerPage } from './viewer.js';
 import { ResourcePresenter } from './present.js';
 import type { Shortcodes } from '../templates/index.js';
 import { PreviewService } from './previews.js';
@@ -44,7 +46,8 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
   const stores = new ResourceStores(lib.db, lib.dialect);
   const fs = new Filesystems(config);
   const videoTool = locateVideoTool(config.media.ffmpegPath, (m) => console.warn(m));
-  const previews = new PreviewService(fs, config.media, videoTool);
+  const pdfTool = locatePdfTool();
+  const previews = new PreviewService(fs, config.media, videoTool, pdfTool);
   // The background workers hear of every changed file.
   const hasher = new HashWorker({ repo: stores.similarity, resources: stores.resources, fs, settings: lib.settings, dialect: lib.dialect }, config.hashing);
   const videos = new VideoThumbWorker({ resources: stores.resources, previews, videoTool }, config.media);
@@ -72,6 +75,7 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
   const merge = new ResourceMerge(ctx, stores, resources, removal);
 
   registerResourceRoutes(routes, { ctx, stores, resources, ingest, remote, merge, ops, similarity, downloads: deps.downloads });
+  registerDownloadRoute(routes, ctx, resources);
   registerVersionRoutes(routes, ctx, versions);
   registerSimilarityAdmin(routes, lib, lib.jobs, hasher);
   registerFileRoutes(app, fs, (key, location, vis) => stores.resources.servesFile(key, location, vis));
@@ -81,6 +85,7 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
     source: { label: 'resource', counts: (vis, input, buckets) => resources.timeline(vis, input, buckets) },
     input: ResourceListInput,
   });
+  registerViewerPage(app, layout, ctx, resources);
   registerResourcePages(app, layout, { ctx, resources, versions, similarity, pickers: deps.pickers, shortcodes: deps.shortcodes });
 
   app.addHook('onReady', async () => {

@@ -8,9 +8,13 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { When } from '../ui/dates.js';
+import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
 import { seenBy } from '../http/routes.js';
@@ -20,6 +24,7 @@ import type { ResourceService } from './service.js';
 import type { VersionService } from '../versions/service.js';
 import { comparison } from '../versions/service.js';
 import type { SimilarityService } from '../similarity/service.js';
+import { FileViewer, viewerData, type ViewerData } from './viewer.js';
 
 const IdInput = Type.Object({ id: Type.Integer() });
 
@@ -73,45 +78,8 @@ function ResourceFilters(props: { req: FastifyRequest; action: string; categorie
   );
 }
 
-/** Bulk actions over the checked resources (current page only). */
-function BulkBar(): SafeHtml {
-  const hidden = (
-    <template x-for="id in selected">
-      <input type="hidden" name="ID" x-bind:value="id" />
-    </template>
-  );
-  return (
-    <div class="bulk" x-show="selected.length > 0" x-cloak="">
-      <span x-text="selected.length + ' selected'"></span>
-      <form method="post" action="/v1/resources/addTags" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="tag ids" size={8} />
-        <button type="submit">Add tags</button>
-      </form>
-      <form method="post" action="/v1/resources/removeTags" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="tag ids" size={8} />
-        <button type="submit">Remove tags</button>
-      </form>
-      <form method="post" action="/v1/resources/addGroups" class="inline">
-        {hidden}
-        <input name="EditedId" placeholder="group ids" size={8} />
-        <button type="submit">Add groups</button>
-      </form>
-      <form method="post" action="/v1/resource/recalculateDimensions" class="inline">
-        {hidden}
-        <button type="submit">Update dimensions</button>
-      </form>
-      <form method="post" action="/v1/resources/delete" class="inline" x-data="" {...{ '@submit': "if (!$event.shiftKey && !confirm('Delete the selected resources and their files?')) $event.preventDefault()" }}>
-        {hidden}
-        <button type="submit" class="danger">Delete</button>
-      </form>
-    </div>
-  );
-}
-
-function Select(props: { id: number }): SafeHtml {
-  return <input type="checkbox" aria-label="select" value={props.id} {...{ "x-model.number": "selected" }} />;
+function Select(props: { r: { ID: number; Name: string } }): SafeHtml {
+  return <SelectBox id={props.r.ID} name={props.r.Name} />;
 }
 
 export interface ResourcePageDeps {
@@ -175,10 +143,11 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         };
       },
       view: (c, req) => (
-        <section x-data="{ selected: [] }">
+        <section x-data={selectionScope(c.resources.map((r) => r.ID))}>
           {c._slots.css}
           {c._slots.header}
-          <BulkBar />
+          <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
+          <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
           {c._slots.footer}
@@ -191,11 +160,11 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     <ul class="cards resource-grid" data-testid="resource-list">
       {rows.map((r) => (
         <li class="card resource-card">
-          <a href={`/resource?id=${r.ID}`}>
+          <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
             <Thumb r={r} />
           </a>
           <div>
-            <Select id={r.ID} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
+            <Select r={r} /> <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
           </div>
           <small>
             {formatSize(r.FileSize)}
@@ -207,7 +176,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           {r.Description ? (
             <details>
               <summary>Description</summary>
-              <p>{r.Description}</p>
+              <Markdown text={r.Description} />
             </details>
           ) : null}
           <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/resources?Tags=${t.ID}`}>{t.Name}</a>)}</p>
@@ -235,18 +204,20 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         {rows.map((r) => (
           <tr>
             <td>
-              <Select id={r.ID} />
+              <Select r={r} />
             </td>
             <td>{r.ID}</td>
             <td>
               <a href={`/resource?id=${r.ID}`}>{r.Name}</a>
             </td>
             <td>
-              <Thumb r={r} height={60} />
+              <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
+                <Thumb r={r} height={60} />
+              </a>
             </td>
             <td>{formatSize(r.FileSize)}</td>
-            <td>{r.CreatedAt.slice(0, 16).replace('T', ' ')}</td>
-            <td>{r.UpdatedAt.slice(0, 16).replace('T', ' ')}</td>
+            <td><When at={r.CreatedAt} /></td>
+            <td><When at={r.UpdatedAt} /></td>
             <td>{r.OriginalName}</td>
             <td>{r.OriginalLocation}</td>
           </tr>
@@ -260,7 +231,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const resource = await resources.read(seenBy(req), id);
+      const vis = seenBy(req);
+      const resource = await resources.read(vis, id);
+      const viewer = await viewerData(ctx, await resources.require(vis, id));
       const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
       const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
@@ -269,6 +242,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       return {
         pageTitle: resource.Name,
         resource,
+        viewer,
         _slots: slots,
         _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
         similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
@@ -285,8 +259,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           ),
           actions: (
             <span>
-              <a class="button" href={resource.url}>
-                Open file
+              <a class="button" href={viewer.downloadUrl} download={viewer.downloadName}>
+                Download
               </a>{' '}
               <a class="button" href={`/resource/edit?id=${resource.ID}`}>
                 Edit
@@ -301,8 +275,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       <div>
         {c._css}
         {c._slots.custom_header}
-        <ResourceDetail r={c.resource} similar={c.similar} req={req} />
+        <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
+        <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
     ),
   });
@@ -364,7 +339,7 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   const r = props.r;
   return (
     <div>
-      <a href={r.url}>
+      <a href={r.url} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
         <img src={`/v1/resource/preview?ID=${r.ID}&Width=300`} alt={r.Name} class="preview" width={256} />
       </a>
       <dl class="timestamps">
@@ -395,15 +370,18 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   );
 }
 
-function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
+function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
   const r = props.r;
   const isImage = r.ContentType.startsWith('image/') && !r.ContentType.startsWith('image/svg');
   const isVideo = r.ContentType.startsWith('video/');
   const versions = r.versions ?? [];
   return (
     <div>
+      <section class="card viewer-card" aria-label="File">
+        <FileViewer v={props.viewer} />
+      </section>
       <section class="card">
-        <p class="description">{r.Description || 'No description.'}</p>
+        <Markdown class="description" text={r.Description} empty="No description." />
         <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
         <table class="list">
           <tbody>
@@ -453,7 +431,7 @@ function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name:
             {versions.map((v) => (
               <tr>
                 <td>v{v.versionNumber}{v.id === r.currentVersionId ? ' (current)' : ''}</td>
-                <td>{v.createdAt.slice(0, 16).replace('T', ' ')}</td>
+                <td><When at={v.createdAt} /></td>
                 <td>{formatSize(v.fileSize)}</td>
                 <td>{v.contentType}</td>
                 <td>{v.comment}</td>
@@ -469,14 +447,14 @@ function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name:
         {versions.length >= 2 ? (
           <form method="get" action="/resource/compare" class="inline">
             <input type="hidden" name="r1" value={r.ID} />
-            <select name="v1">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
-            <select name="v2">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
+            <select name="v1" aria-label="Left version">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
+            <select name="v2" aria-label="Right version">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
             <button type="submit">Compare</button>
           </form>
         ) : null}
         <form method="post" action={`/v1/resource/versions?resourceId=${r.ID}`} enctype="multipart/form-data" class="form">
-          <input type="file" name="file" required />
-          <input name="comment" placeholder="comment" />
+          <input type="file" name="file" required aria-label="File of the new version" />
+          <input name="comment" placeholder="comment" aria-label="Comment on the new version" />
           <button type="submit">Upload new version</button>
         </form>
       </section>
@@ -500,8 +478,7 @@ function ResourceDetail(props: { r: ResourceRecord; similar: { ID: number; Name:
       ) : null}
       {isVideo ? (
         <section class="card">
-          <h2>Video</h2>
-          <video src={r.url} controls preload="metadata" width={480}></video>
+          <h2>Trim video</h2>
           <form method="post" action="/v1/resources/trim" class="form">
             <input type="hidden" name="ID" value={r.ID} />
             <Field label="Start (seconds or MM:SS)" name="Start" required />
@@ -550,7 +527,7 @@ function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categori
         </div>
       )}
       <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} mentions="note,group,tag" hint="Markdown; type @ to mention a note, group or tag." />
       <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
       <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
       <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />

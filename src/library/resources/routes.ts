@@ -7,7 +7,7 @@ import type { RemoteParams } from '../downloads/payload.js';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { sendWrite } from '../../core/http/respond.js';
-import { sendFile } from '../../core/storage/serve.js';
+import { openForServing, sendFile } from '../../core/storage/serve.js';
 import { sendList } from '../common/routes.js';
 import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import type { ResourceContext } from './context.js';
@@ -233,7 +233,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
       const result = await ctx.previews.get(row, input.Width, input.Height);
       if (result.kind === 'placeholder') return reply.code(307).header('location', PLACEHOLDER).header('Cache-Control', 'no-cache').send();
       if (req.headers['if-none-match'] === result.etag) return reply.code(304).header('ETag', result.etag).send();
-      return sendFile(req, reply, result.path, { type: 'image/jpeg', headers: { ETag: result.etag, 'Cache-Control': 'max-age=2592000' } });
+      return sendFile(req, reply, await openForServing(ctx.fs.main.root, result.location, { allowPrivate: true }), { type: 'image/jpeg', headers: { ETag: result.etag, 'Cache-Control': 'max-age=2592000' } });
     },
   });
 

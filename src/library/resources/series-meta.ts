@@ -75,11 +75,6 @@ export async function editMemberMeta(access: SeriesAccess, seriesId: number, met
   return { meta: JSON.stringify(effectiveMeta(shared, own)), own_meta: JSON.stringify(own) };
 }
 
-/** Deletes the series when no resource is left in it. */
-export async function dropSeriesIfEmpty(series: SeriesMembershipRepository, seriesId: number | null): Promise<void> {
-  if (seriesId !== null) await series.removeIfEmpty(seriesId);
-}
-
 /** Resolves SeriesSlug / SeriesId of a write into a series id (undefined = unchanged). */
 export async function resolveSeries(series: SeriesMembershipRepository, actor: Actor, input: { SeriesSlug?: string; SeriesId?: number }): Promise<number | null | undefined> {
   if (input.SeriesSlug !== undefined && input.SeriesSlug.trim() !== '') return seriesForSlug(series, actor, input.SeriesSlug);

@@ -20,7 +20,7 @@ import type { ResourcePresenter } from './present.js';
 import type { ResourceRecord, ResourceRow } from './records.js';
 import type { ResourceRemoval } from './removal.js';
 import type { ResourceFilter } from './repository.js';
-import { dropSeriesIfEmpty, editMemberMeta, joinSeries, resolveSeries, type MetaColumns } from './series-meta.js';
+import { editMemberMeta, joinSeries, resolveSeries, type MetaColumns } from './series-meta.js';
 import type { ResourceStores } from './stores.js';
 
 export interface ResourceServiceDeps {
@@ -143,7 +143,7 @@ export class ResourceService {
           ...metaCols,
         }, vis);
         await replaceLinks(stores.links, before.id, { Tags: input.Tags, Groups: input.Groups, Notes: input.Notes }, vis);
-        if (seriesId !== before.series_id) await dropSeriesIfEmpty(stores.series, before.series_id);
+        // A series the resource leaves stays, even empty: only deleting a resource removes it (§3.8).
       });
       return { id: before.id, name, before, result: undefined };
     });
@@ -177,7 +177,7 @@ export class ResourceService {
     });
   }
 
-  /** Leaves the series: the effective meta is frozen into meta; an empty series is deleted. */
+  /** Leaves the series: the effective meta is frozen into meta; the series remains, even empty (contract). */
   async removeSeries(actor: Actor, id: number | undefined): Promise<void> {
     const vis = visibilityOf(actor.principal);
     const row = await this.require(vis, id);
@@ -186,7 +186,6 @@ export class ResourceService {
       await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.deps.stores.in(trx);
         await stores.resources.update(row.id, { series_id: null, own_meta: '{}' }, vis);
-        await dropSeriesIfEmpty(stores.series, row.series_id);
       });
       return { id: row.id, name: row.name, before: row, message: `Removed from series ${row.series_id}`, result: undefined };
     });

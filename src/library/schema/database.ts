@@ -292,6 +292,61 @@ export interface SavedSearchTable {
   layout: string;
 }
 
+export interface PluginStateTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  plugin_name: string;
+  enabled: Generated<Bool>;
+  settings_json: Generated<string>;
+  grants_json: string | null;
+  allow_scoped_principals: Generated<Bool>;
+}
+
+export interface PluginKvTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  plugin_name: string;
+  key: string;
+  value: string;
+}
+
+export interface PluginScheduleTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  plugin_name: string;
+  schedule_id: string;
+  every_seconds: number;
+  overlap: string;
+  next_due_at: Ts;
+  claim_token: string | null;
+  claimed_at: Ts | null;
+  last_run_at: Ts | null;
+  last_status: Generated<string>;
+  last_error: Generated<string>;
+  runs: Generated<number>;
+  created_by_user_id: number | null;
+}
+
+export interface PluginScheduledDownloadTable {
+  id: Id;
+  created_at: Ts;
+  updated_at: Ts;
+  plugin_name: string;
+  url: string;
+  payload: string;
+  due_at: Ts;
+  status: string;
+  job_id: Generated<string>;
+  last_error: Generated<string>;
+  attempts: Generated<number>;
+  claim_token: string | null;
+  claimed_at: Ts | null;
+  created_by_user_id: number | null;
+}
+
 export interface Database {
   users: UserTable;
   tags: TagTable;
@@ -318,6 +373,10 @@ export interface Database {
   api_tokens: ApiTokenTable;
   user_settings: UserSettingTable;
   saved_searches: SavedSearchTable;
+  plugin_states: PluginStateTable;
+  plugin_kvs: PluginKvTable;
+  plugin_schedules: PluginScheduleTable;
+  plugin_scheduled_downloads: PluginScheduledDownloadTable;
   resource_tags: { resource_id: number; tag_id: number };
   note_tags: { note_id: number; tag_id: number };
   group_tags: { group_id: number; tag_id: number };

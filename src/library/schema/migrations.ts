@@ -8,6 +8,7 @@ import { searchMigration } from './migrations/005-search.js';
 import { jobsMigration } from './migrations/006-jobs.js';
 import { accountsMigration } from './migrations/007-accounts.js';
 import { mrqlPerfMigration } from './migrations/009-mrql-perf.js';
+import { pluginsMigration } from './migrations/010-plugins.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
   return {
@@ -18,5 +19,6 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '006-jobs': jobsMigration(d),
     '007-accounts': accountsMigration(d),
     '009-mrql-perf': mrqlPerfMigration(d),
+    '010-plugins': pluginsMigration(d),
   };
 }

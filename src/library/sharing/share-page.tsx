@@ -4,6 +4,7 @@
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { BlockList, type RenderContext } from '../blocks/render.js';
 import type { BlockRecord } from '../blocks/records.js';
+import { Markdown } from '../ui/markdown.js';
 import { styleText } from '../ui/slots.js';
 
 export interface SharePageData {
@@ -26,6 +27,7 @@ export function sharePage(d: SharePageData): string {
         <title>{d.name}</title>
         <link rel="stylesheet" href="/public/index.css" />
         <link rel="stylesheet" href="/public/notes.css" />
+        <link rel="stylesheet" href="/public/viewer.css" />
         {d.template && d.template.css.trim() !== '' ? <style>{styleText(d.template.css)}</style> : null}
       </head>
       <body class="shared-note">
@@ -33,7 +35,7 @@ export function sharePage(d: SharePageData): string {
           {d.template && d.template.header.html.trim() !== '' ? <div class="custom-header">{d.template.header}</div> : null}
           <article class="note-body">
             <h1>{d.name}</h1>
-            {!mirrored && d.description !== '' ? <div class="block-text note-description">{d.description}</div> : null}
+            {!mirrored && d.description !== '' ? <Markdown class="block-text note-description" text={d.description} mode="share" /> : null}
             <BlockList blocks={d.blocks} ctx={d.ctx} />
           </article>
           <footer class="share-footer">Shared via Stacks</footer>

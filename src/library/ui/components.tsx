@@ -1,6 +1,7 @@
 // Building blocks shared by every page: list filters, pagination, form fields, write buttons.
 import type { FastifyRequest } from 'fastify';
 import { h, type Child, type SafeHtml } from '../../core/html/jsx.js';
+import { When } from './dates.js';
 
 /** The current request's query as a plain string map (first value of each key). */
 export function queryOf(req: FastifyRequest): Record<string, string | string[]> {
@@ -30,11 +31,12 @@ export function Field(props: { label: string; name: string; value?: string | num
   );
 }
 
-export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string }): SafeHtml {
+/** `mentions`: the entity types an @ autocomplete offers here (public/mentions.js), e.g. "note,group,tag". */
+export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string; mentions?: string }): SafeHtml {
   return (
     <label class="field">
       <span>{props.label}</span>
-      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined}>
+      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined} data-mentions={props.mentions}>
         {props.value ?? ''}
       </textarea>
       {props.hint ? <small>{props.hint}</small> : null}
@@ -144,11 +146,11 @@ export function Timestamps(props: { created: string; updated: string }): SafeHtm
     <dl class="timestamps">
       <dt>Created</dt>
       <dd>
-        <time datetime={props.created}>{props.created.replace('T', ' ').slice(0, 16)}</time>
+        <When at={props.created} />
       </dd>
       <dt>Updated</dt>
       <dd>
-        <time datetime={props.updated}>{props.updated.replace('T', ' ').slice(0, 16)}</time>
+        <When at={props.updated} />
       </dd>
     </dl>
   );
@@ -162,39 +164,57 @@ export interface PickerItem {
 /**
  * Search-and-pick field for entity ids (tags, groups…), backed by a list endpoint that takes
  * Name. `multiple: false` holds one id; an empty pick sends an explicit empty value (`empty`).
+ * The text box is an ARIA combobox (public/picker.js holds the keyboard behaviour).
  */
-export function Picker(props: { label: string; name: string; source: string; selected: PickerItem[]; multiple?: boolean; empty?: string; hint?: string }): SafeHtml {
+export function Picker(props: { label: string; name: string; source: string; selected: PickerItem[]; multiple?: boolean; empty?: string; hint?: string; form?: string; /** Bulk operations send only the picked ids. */ noEmpty?: boolean }): SafeHtml {
   const config = { name: props.name, source: props.source, multiple: props.multiple !== false, selected: props.selected };
+  const form = props.form;
   return (
     <div class="field picker" x-data={`picker(${JSON.stringify(config)})`}>
-      <span>{props.label}</span>
-      {config.multiple ? (
-        <input type="hidden" name={props.name} value={props.empty ?? ''} />
+      <label {...{ ':for': "uid + '-input'" }}>{props.label}</label>
+      {props.noEmpty ? null : config.multiple ? (
+        <input type="hidden" name={props.name} value={props.empty ?? ''} form={form} />
       ) : (
         // A single pick sends one value: the empty one only while nothing is picked.
         <template x-if="selected.length === 0">
-          <input type="hidden" name={props.name} value={props.empty ?? ''} />
+          <input type="hidden" name={props.name} value={props.empty ?? ''} form={form} />
         </template>
       )}
       <div class="chips">
         <template x-for="item in selected" {...{ ':key': 'item.id' }}>
           <span class="tag">
             <span x-text="item.name"></span>
-            <button type="button" class="chip-remove" aria-label="Remove" {...{ '@click': 'remove(item)' }}>
+            <button type="button" class="chip-remove" {...{ ':aria-label': "'Remove ' + item.name", '@click': 'remove(item)' }}>
               ×
             </button>
-            <input type="hidden" {...{ ':name': 'name', ':value': 'item.id' }} />
+            <input type="hidden" form={form} {...{ ':name': 'name', ':value': 'item.id' }} />
           </span>
         </template>
       </div>
-      <input type="text" autocomplete="off" placeholder="Type to search…" x-model="query" {...{ '@input.debounce.200ms': 'search()', '@keydown.escape': 'results = []' }} />
-      <ul class="picker-results" x-show="results.length > 0">
-        <template x-for="r in results" {...{ ':key': 'r.id' }}>
-          <li>
-            <button type="button" x-text="r.name" {...{ '@click': 'add(r)' }}></button>
-          </li>
+      <input
+        type="text"
+        role="combobox"
+        autocomplete="off"
+        aria-autocomplete="list"
+        aria-expanded="false"
+        placeholder="Type to search…"
+        x-model="query"
+        {...{
+          ':id': "uid + '-input'",
+          ':aria-controls': "uid + '-list'",
+          ':aria-expanded': 'open ? "true" : "false"',
+          ':aria-activedescendant': 'active >= 0 ? optionId(active) : null',
+          '@input.debounce.200ms': 'search()',
+          '@keydown': 'key($event)',
+          '@blur': 'setTimeout(() => close(), 150)',
+        }}
+      />
+      <ul class="picker-results" role="listbox" x-show="open && results.length > 0" x-cloak="" {...{ ':id': "uid + '-list'", ':aria-label': `${JSON.stringify(props.label)} + ' matches'` }}>
+        <template x-for="(r, i) in results" {...{ ':key': 'r.id' }}>
+          <li role="option" x-text="r.name" {...{ ':id': 'optionId(i)', ':aria-selected': 'i === active ? "true" : "false"', ':class': '{ active: i === active }', '@mousedown.prevent': 'add(r)' }}></li>
         </template>
       </ul>
+      <span class="visually-hidden" role="status" x-text="status"></span>
       {props.hint ? <small>{props.hint}</small> : null}
     </div>
   );

@@ -27,6 +27,25 @@ function refererPath(req: FastifyRequest): string | null {
 
 const SENSITIVE = /pass|token|secret/i;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The text fields of a multipart form, as far as they were read. */
+    uploadFields?: Record<string, unknown>;
+  }
+}
+
+function submittedFields(req: FastifyRequest): Record<string, unknown> {
+  if (req.uploadFields) return req.uploadFields;
+  return req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+}
+
+/** The resource a duplicate upload collided with, when the error names one. */
+function existingResourceOf(err: HttpError): number | undefined {
+  const extra = err.extra as { existingResourceId?: unknown; details?: { existingResourceId?: unknown }[] };
+  const id = extra.existingResourceId ?? extra.details?.find((d) => d.existingResourceId !== undefined)?.existingResourceId;
+  return typeof id === 'number' ? id : undefined;
+}
+
 export async function handleHtmlError(err: HttpError, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const path = req.url.split('?')[0];
   // A missing or bad credential is never bounced back to a form: the client gets its 401.
@@ -38,19 +57,31 @@ export async function handleHtmlError(err: HttpError, req: FastifyRequest, reply
     return true;
   }
   if (req.method !== 'GET' && path.startsWith('/v1/') && wantsHtml(req) && err.status < 500) {
-    // Forms name their own page in a hidden _form field, because pages send no Referer.
-    const body0 = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
-    const form = typeof body0._form === 'string' && isSafeRelativePath(body0._form) ? body0._form : null;
+    // Forms name their own page in a hidden _form field, because pages send no Referer; a
+    // multipart form's fields are read by the upload itself (req.uploadFields).
+    const body0 = submittedFields(req);
+    const named = body0._form ?? (req.query as Record<string, unknown> | undefined)?._form;
+    const form = typeof named === 'string' && isSafeRelativePath(named) ? named : null;
     const back = form ?? refererPath(req);
-    if (!back) return false;
-    const url = new URL(back, 'http://local');
-    for (const [k, v] of Object.entries(body0)) {
-      if (SENSITIVE.test(k) || k === 'error' || k === '_form') continue;
-      url.searchParams.delete(k);
-      for (const item of Array.isArray(v) ? v : [v]) if (typeof item === 'string' || typeof item === 'number') url.searchParams.append(k, String(item));
+    if (back) {
+      const url = new URL(back, 'http://local');
+      for (const [k, v] of Object.entries(body0)) {
+        if (SENSITIVE.test(k) || k === 'error' || k === 'errorLink' || k === '_form') continue;
+        url.searchParams.delete(k);
+        for (const item of Array.isArray(v) ? v : [v]) if (typeof item === 'string' || typeof item === 'number') url.searchParams.append(k, String(item));
+      }
+      url.searchParams.set('error', err.message);
+      const existing = existingResourceOf(err);
+      if (existing !== undefined) url.searchParams.set('errorLink', `/resource?id=${existing}`);
+      else url.searchParams.delete('errorLink');
+      await reply.code(302).header('location', url.pathname + url.search).send();
+      return true;
     }
-    url.searchParams.set('error', err.message);
-    await reply.code(302).header('location', url.pathname + url.search).send();
+  }
+  // Any other browser request that failed ends on a page, never on raw JSON.
+  if (req.method !== 'GET' && wantsHtml(req) && !wantsJson(req)) {
+    const message = err instanceof RoleError ? err.pageMessage : err.message;
+    await reply.code(err.status).type('text/html; charset=utf-8').send(errorPage(req, err.status, message));
     return true;
   }
   if (req.method === 'GET' && !isApi(req) && !wantsJson(req)) {

@@ -4,6 +4,7 @@ import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import type { PageContext } from '../../core/http/pages.js';
 import { can, type Principal } from '../auth/principal.js';
 import { authEnabledFor, csrfTokenOf } from '../auth/pipeline.js';
+import { isSafeRelativePath } from '../../core/http/respond.js';
 import { withoutForbiddenActions, type Permission } from './permitted.js';
 
 // Notes, Resources and MRQL join the menu with the issues that build them.
@@ -84,12 +85,63 @@ function active(req: FastifyRequest, href: string): boolean {
 
 layout.common = pageCommon;
 
+/** A failed form's message; a duplicate names the existing entity with a link (`errorLink`). */
+function ErrorBanner(props: { message: string; req: FastifyRequest }): SafeHtml {
+  const link = String((props.req.query as Record<string, unknown> | undefined)?.errorLink ?? '');
+  return (
+    <div class="error-banner" role="alert">
+      {props.message}
+      {isSafeRelativePath(link) ? (
+        <span>
+          {' '}
+          <a href={link}>Open the existing one</a>
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Flash(props: { message: string }): SafeHtml {
+  return (
+    <div class="notice flash" role="status" data-testid="flash">
+      {props.message}
+    </div>
+  );
+}
+
+/** A "Plugins" menu entry (library-plugins.md §20.2). */
+export interface PluginMenuItem {
+  label: string;
+  href: string;
+}
+
+let pluginMenu: ((req: FastifyRequest) => PluginMenuItem[] | null) | undefined;
+
+/** The plugin host supplies the Plugins menu; null for a viewer hides it (plugin system off). */
+export function providePluginMenu(provider: (req: FastifyRequest) => PluginMenuItem[] | null): void {
+  pluginMenu = provider;
+}
+
 export interface LayoutExtras {
   /** Sidebar content (filters on lists, details on detail pages). */
   sidebar?: SafeHtml;
   /** Primary actions shown next to the heading. */
   actions?: SafeHtml;
   breadcrumb?: SafeHtml;
+}
+
+function PluginsMenu(props: { items: PluginMenuItem[] | null }) {
+  if (!props.items || props.items.length === 0) return null;
+  return (
+    <details class="menu" data-testid="plugins-menu">
+      <summary>Plugins</summary>
+      <div class="menu-items">
+        {props.items.map((i) => (
+          <a href={i.href}>{i.label}</a>
+        ))}
+      </div>
+    </details>
+  );
 }
 
 export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage?: string }, body: SafeHtml, req: FastifyRequest): SafeHtml {
@@ -110,6 +162,8 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <title>{ctx.pageTitle} - Stacks</title>
         <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/public/index.css" />
+        <link rel="stylesheet" href="/public/viewer.css" />
+        <link rel="stylesheet" href="/public/pages.css" />
         <script src="/public/csrf.js"></script>
         <script src="/public/picker.js"></script>
         <script defer src="/public/vendor/alpine.min.js"></script>
@@ -119,7 +173,12 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <header class="topbar">
           <a class="brand" href="/dashboard">Stacks</a>
           {signedOut ? null : (
-            <nav aria-label="Main">
+            <button type="button" id="menu-toggle" class="menu-toggle" aria-expanded="false" aria-controls="main-menu">
+              <span aria-hidden="true">☰</span> Menu
+            </button>
+          )}
+          {signedOut ? null : (
+            <nav aria-label="Main" id="main-menu">
               {MAIN_MENU.filter(([, href]) => permission.page(href)).map(([label, href]) => (
                 <a href={href} class={active(req, href) ? 'active' : undefined}>
                   {label}
@@ -135,6 +194,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
                   </div>
                 </details>
               ) : null}
+              <PluginsMenu items={pluginMenu?.(req) ?? null} />
             </nav>
           )}
           {signedOut ? null : (
@@ -146,6 +206,9 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           {showAccount && principal ? <AccountMenu principal={principal} /> : null}
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
+          <script defer src="/public/lightbox.js"></script>
+          <script defer src="/public/mentions.js"></script>
+          <script defer src="/public/layout.js"></script>
         </header>
         {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
         <section class="title-area" aria-labelledby="page-title">
@@ -154,13 +217,22 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           <div class="actions">{trim(extras.actions)}</div>
         </section>
         <div class="page">
-          {extras.sidebar ? <aside class="sidebar">{trim(extras.sidebar)}</aside> : null}
+          {extras.sidebar ? (
+            // Below 900 px the sidebar is a drawer opened by this button (public/layout.js).
+            <button type="button" id="sidebar-toggle" class="sidebar-toggle secondary" aria-expanded="false" aria-controls="sidebar">
+              Filters and details
+            </button>
+          ) : null}
+          {extras.sidebar ? (
+            <aside class="sidebar" id="sidebar" aria-label="Filters and details">
+              <button type="button" id="sidebar-close" class="sidebar-close secondary">
+                Close
+              </button>
+              {trim(extras.sidebar)}
+            </aside>
+          ) : null}
           <main id="main-content">
-            {ctx.errorMessage ? (
-              <div class="error-banner" role="alert">
-                {ctx.errorMessage}
-              </div>
-            ) : null}
+            {ctx.errorMessage ? <ErrorBanner message={ctx.errorMessage} req={req} /> : req.flash ? <Flash message={req.flash} /> : null}
             {trim(body)}
           </main>
         </div>

@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { badRequest } from '../../core/http/errors.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { sendWrite } from '../../core/http/respond.js';
-import { dispositionHeader, sendFile } from '../../core/storage/serve.js';
+import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
 import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import type { ResourceContext } from '../resources/context.js';
@@ -105,8 +105,9 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
       const inline = input.disposition === 'inline' && type === 'application/pdf';
       const ext = extname(v.location) || extensionFor(v.content_type);
       const headers: Record<string, string> = inline ? { 'X-Frame-Options': 'SAMEORIGIN' } : {};
-      const path = ctx.fs.get(v.storage_location).resolve(v.location);
-      return sendFile(req, reply, path, {
+      // Through the resolver: a stored location that became a symlink out of the root is not followed.
+      const file = await openForServing(ctx.fs.get(v.storage_location).root, v.location, { allowPrivate: true });
+      return sendFile(req, reply, file, {
         type: v.content_type || 'application/octet-stream',
         disposition: dispositionHeader(inline ? 'inline' : 'attachment', `v${v.version_number}_${v.hash.slice(0, 8)}${ext}`),
         lastModified: new Date(v.created_at),

@@ -139,7 +139,7 @@ describe('block content and state', () => {
     expect((await lib.json<{ error: string }>('POST', '/v1/note/block', { type: 'text' })).body.error).toMatch(/noteId is required/);
     expect((await lib.json<{ error: string }>('POST', '/v1/note/block', { noteId: n })).body.error).toMatch(/type is required/);
     expect((await lib.json('POST', '/v1/note/block', { noteId: 999999, type: 'text' })).status).toBe(404);
-    expect((await lib.json<{ error: string }>('POST', '/v1/note/block', { noteId: n, type: 'text', position: 'AB' })).body.error).toMatch(/position must be 1 to 64 lowercase letters/);
+    expect((await lib.json<{ error: string }>('POST', '/v1/note/block', { noteId: n, type: 'text', position: 'x'.repeat(65) })).body.error).toMatch(/position must be a non-empty string of at most 64 bytes/);
   });
 
   it('replaces content with PUT and state with PATCH, checking both', async () => {
@@ -256,8 +256,8 @@ describe('positions', () => {
     expect(r.status).toBe(204);
     expect((await order(n)).map((x) => x.id)).toEqual([c.id, b.id, a.id]);
     const cases: [unknown, number, RegExp][] = [
-      [{ noteId: n, positions: { [a.id]: 'A1' } }, 400, /positions\.\d+ must be 1 to 64 lowercase letters/],
-      [{ noteId: n, positions: { [a.id]: 'c'.repeat(65) } }, 400, /lowercase letters/],
+      [{ noteId: n, positions: { [a.id]: '' } }, 400, /positions\.\d+ must be a non-empty string of at most 64 bytes/],
+      [{ noteId: n, positions: { [a.id]: 'c'.repeat(65) } }, 400, /at most 64 bytes/],
       [{ noteId: n, positions: { [foreign.id]: 'c' } }, 400, new RegExp(`block ${foreign.id} does not belong to note ${n}`)],
       [{ noteId: n, positions: { x: 'c' } }, 400, /"x" is not a block id/],
       [{ noteId: n, positions: [1] }, 400, /positions must be an object/],
@@ -328,5 +328,25 @@ describe('positions', () => {
     // The description still mirrors whichever text block is first.
     const first = (await order(n))[0].content.text;
     expect((await lib.json<{ Description: string }>('GET', `/v1/note?id=${n}`)).body.Description).toBe(first);
+  });
+});
+
+describe('positions clients of the reference send (issue 12, defect 8)', () => {
+  it('accepts a1, a2 and capitals on create and reorder, orders them byte-wise and appends after them', async () => {
+    const note = await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'client positions' });
+    const n = note.body.ID;
+    const post = (body: Record<string, unknown>) => lib.json<{ id: number; position: string }>('POST', '/v1/note/block', { noteId: n, type: 'divider', ...body });
+    const a2 = await post({ position: 'a2' });
+    const a1 = await post({ position: 'a1' });
+    expect([a1.status, a2.status]).toEqual([201, 201]);
+    expect(a1.body.position).toBe('a1');
+    const appended = await post({});
+    expect(appended.status).toBe(201);
+    expect(appended.body.position > 'a2').toBe(true);
+    const blocks = async () => (await lib.json<{ id: number }[]>('GET', `/v1/note/blocks?noteId=${n}`)).body.map((b) => b.id);
+    expect(await blocks()).toEqual([a1.body.id, a2.body.id, appended.body.id]);
+    const r = await lib.fetch('/v1/note/blocks/reorder', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ noteId: n, positions: { [appended.body.id]: 'A1', [a1.body.id]: 'a3' } }) });
+    expect(r.status).toBe(204);
+    expect(await blocks()).toEqual([appended.body.id, a2.body.id, a1.body.id]);
   });
 });

@@ -469,13 +469,14 @@ describe('series and resource categories', () => {
     expect((await lib.json<R>('GET', `/v1/resource?id=${first.ID}`)).body.Meta).toEqual({ place: 'Oslo', year: 2025 });
     expect((await lib.json<R>('GET', `/v1/resource?id=${second.ID}`)).body.Meta).toEqual({ place: 'Bergen' });
     expect(await ids(`SeriesId=${first.seriesId}`)).toEqual([first.ID, second.ID]);
-    // Leaving freezes the effective meta; the series stays while it has members.
+    // Leaving freezes the effective meta; the series stays, even once it is empty (contract).
     expect((await lib.json('POST', `/v1/resource/removeSeries?id=${first.ID}`)).body).toEqual({ id: first.ID });
     const left = await lib.json<R>('GET', `/v1/resource?id=${first.ID}`);
     expect(left.body).toMatchObject({ seriesId: null, Meta: { place: 'Oslo', year: 2025 }, ownMeta: {} });
     expect((await lib.json('GET', `/v1/series?id=${first.seriesId}`)).status).toBe(200);
-    await lib.json('POST', `/v1/resource/removeSeries?id=${second.ID}`);
-    expect((await lib.json('GET', `/v1/series?id=${first.seriesId}`)).status).toBe(404);
+    expect((await lib.json('POST', `/v1/resource/removeSeries?id=${second.ID}`)).status).toBe(200);
+    expect((await lib.json('GET', `/v1/series?id=${first.seriesId}`)).status).toBe(200);
+    expect(await ids(`SeriesId=${first.seriesId}`)).toEqual([]);
     expect((await upload(lib, [{ name: 'x.png', data: await nextPng() }], { SeriesId: 999999 })).status).toBe(404);
   });
 

@@ -61,10 +61,10 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('browser', () => {
     await page.fill('input[name="Name"]', 'picked group');
     const tags = page.locator('.picker', { hasText: 'Tags' });
     await tags.locator('input[type="text"]').fill('picked');
-    await tags.locator('.picker-results button', { hasText: 'picked-tag' }).click();
+    await tags.locator('.picker-results [role="option"]', { hasText: 'picked-tag' }).click();
     const owner = page.locator('.picker', { hasText: 'Owner' });
     await owner.locator('input[type="text"]').fill('picker-par');
-    await owner.locator('.picker-results button', { hasText: 'picker-parent' }).click();
+    await owner.locator('.picker-results [role="option"]', { hasText: 'picker-parent' }).click();
     await Promise.all([page.waitForURL(/\/group\?id=\d+$/), page.click('button[type="submit"]')]);
     const id = Number(new URL(page.url()).searchParams.get('id'));
     const g = await lib.json<{ Tags: { ID: number }[]; OwnerId: number }>('GET', `/v1/group?id=${id}`);

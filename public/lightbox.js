@@ -1,0 +1,207 @@
+// The lightbox (companion §6.5, issue 16 item 3): any element with data-lightbox-id opens the
+// resource's viewer (/resource/viewer.body, rendered and escaped by the server) in a modal
+// dialog. Previous/next walk every resource on the page; keys: ←/→ and PageUp/PageDown
+// (previous/next), Escape (close), + / - / 0 (zoom in, out, fit), Enter or F (fullscreen);
+// double-click toggles native size and Ctrl + wheel zooms. Focus returns to the opener.
+(() => {
+  'use strict';
+
+  const ZOOMS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 5];
+  let dialog = null;
+  let items = [];
+  let index = 0;
+  let opener = null;
+  let loading = 0;
+  let zoom = 0; // 0 = fit
+
+  function collect() {
+    const seen = new Set();
+    items = [];
+    for (const node of document.querySelectorAll('[data-lightbox-id]')) {
+      const id = node.getAttribute('data-lightbox-id');
+      if (seen.has(id)) continue;
+      seen.add(id);
+      items.push({ id, name: node.getAttribute('data-lightbox-name') || `Resource ${id}` });
+    }
+  }
+
+  function button(label, cls, onClick, text) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = cls;
+    b.setAttribute('aria-label', label);
+    b.title = label;
+    b.textContent = text;
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function build() {
+    dialog = document.createElement('dialog');
+    dialog.className = 'lightbox';
+    dialog.setAttribute('aria-labelledby', 'lightbox-title');
+    dialog.dataset.testid = 'lightbox';
+    const frame = document.createElement('div');
+    frame.className = 'lightbox-frame';
+    const bar = document.createElement('div');
+    bar.className = 'lightbox-bar';
+    const title = document.createElement('h2');
+    title.id = 'lightbox-title';
+    title.className = 'lightbox-title';
+    const count = document.createElement('span');
+    count.className = 'lightbox-count';
+    count.setAttribute('aria-live', 'polite');
+    const details = document.createElement('a');
+    details.className = 'button secondary lightbox-details';
+    details.textContent = 'Details';
+    const zoomOut = button('Zoom out (-)', 'secondary lightbox-zoom', () => step(-1), '−');
+    const fit = button('Fit to window (0)', 'secondary lightbox-zoom', () => setZoom(0), 'Fit');
+    const zoomIn = button('Zoom in (+)', 'secondary lightbox-zoom', () => step(1), '+');
+    const close = button('Close (Esc)', 'secondary lightbox-close', () => dialog.close(), '✕');
+    bar.append(title, count, zoomOut, fit, zoomIn, details, close);
+    const body = document.createElement('div');
+    body.className = 'lightbox-body';
+    const content = document.createElement('div');
+    content.className = 'lightbox-content';
+    const prev = button('Previous (←)', 'secondary lightbox-nav lightbox-prev', () => go(-1), '‹');
+    const next = button('Next (→)', 'secondary lightbox-nav lightbox-next', () => go(1), '›');
+    body.append(prev, content, next);
+    frame.append(bar, body);
+    dialog.append(frame);
+    document.body.append(dialog);
+    dialog.addEventListener('close', () => {
+      content.replaceChildren();
+      if (opener && document.contains(opener)) opener.focus();
+    });
+    dialog.addEventListener('keydown', onKey);
+    body.addEventListener(
+      'wheel',
+      (ev) => {
+        if (!ev.ctrlKey || !image()) return;
+        ev.preventDefault();
+        step(ev.deltaY < 0 ? 1 : -1);
+      },
+      { passive: false },
+    );
+    dialog.addEventListener('click', (ev) => {
+      if (ev.target === dialog) dialog.close(); // a click on the backdrop
+    });
+  }
+
+  const part = (sel) => dialog.querySelector(sel);
+  const image = () => part('.lightbox-content .viewer-image');
+
+  function setZoom(z) {
+    zoom = z;
+    const img = image();
+    const stage = part('.lightbox-content .viewer-stage');
+    if (!img || !stage) return;
+    if (z === 0) {
+      stage.dataset.zoom = 'fit';
+      img.style.width = '';
+    } else {
+      stage.dataset.zoom = 'native';
+      img.style.width = `${Math.round((img.naturalWidth || img.width) * z)}px`;
+    }
+    part('.lightbox-count').textContent = `${index + 1} of ${items.length}${z ? ` · ${Math.round(z * 100)} %` : ''}`;
+  }
+
+  function step(dir) {
+    const img = image();
+    if (!img) return;
+    const current = zoom || (img.clientWidth && img.naturalWidth ? img.clientWidth / img.naturalWidth : 1);
+    const next = dir > 0 ? ZOOMS.find((z) => z > current + 0.001) : [...ZOOMS].reverse().find((z) => z < current - 0.001);
+    if (next) setZoom(next);
+  }
+
+  async function show(i) {
+    index = (i + items.length) % items.length;
+    const item = items[index];
+    const ticket = ++loading;
+    zoom = 0;
+    part('.lightbox-title').textContent = item.name;
+    part('.lightbox-count').textContent = `${index + 1} of ${items.length}`;
+    part('.lightbox-details').href = `/resource?id=${encodeURIComponent(item.id)}`;
+    for (const nav of dialog.querySelectorAll('.lightbox-nav')) nav.hidden = items.length < 2;
+    const content = part('.lightbox-content');
+    content.setAttribute('aria-busy', 'true');
+    let html;
+    try {
+      const res = await fetch(`/resource/viewer.body?id=${encodeURIComponent(item.id)}`, { headers: { accept: 'text/html' } });
+      html = res.ok ? await res.text() : null;
+    } catch {
+      html = null;
+    }
+    if (ticket !== loading) return; // a newer request won
+    content.removeAttribute('aria-busy');
+    if (html === null) {
+      const p = document.createElement('p');
+      p.className = 'error-banner';
+      p.textContent = 'This file could not be loaded.';
+      content.replaceChildren(p);
+      return;
+    }
+    // Server-rendered and escaped by the page's own templates.
+    content.innerHTML = html;
+    for (const z of dialog.querySelectorAll('.lightbox-zoom')) z.hidden = !image();
+  }
+
+  function go(delta) {
+    if (items.length > 1) show(index + delta);
+  }
+
+  function onKey(ev) {
+    const t = ev.target;
+    const inMedia = t instanceof HTMLMediaElement;
+    const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement;
+    if (typing) return;
+    if ((ev.key === 'ArrowLeft' && !inMedia) || ev.key === 'PageUp') {
+      ev.preventDefault();
+      go(-1);
+    } else if ((ev.key === 'ArrowRight' && !inMedia) || ev.key === 'PageDown') {
+      ev.preventDefault();
+      go(1);
+    } else if (ev.key === '+' || ev.key === '=') {
+      ev.preventDefault();
+      step(1);
+    } else if (ev.key === '-') {
+      ev.preventDefault();
+      step(-1);
+    } else if (ev.key === '0') {
+      ev.preventDefault();
+      setZoom(0);
+    } else if ((ev.key === 'Enter' && !(t instanceof HTMLButtonElement || t instanceof HTMLAnchorElement)) || ev.key === 'f' || ev.key === 'F') {
+      ev.preventDefault();
+      if (document.fullscreenElement) document.exitFullscreen();
+      else dialog.requestFullscreen?.().catch(() => {});
+    }
+  }
+
+  function open(id, from) {
+    collect();
+    const at = items.findIndex((it) => it.id === id);
+    if (at < 0) return;
+    if (!dialog) build();
+    opener = from;
+    if (!dialog.open) dialog.showModal();
+    part('.lightbox-close').focus();
+    show(at);
+  }
+
+  document.addEventListener('click', (ev) => {
+    if (ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    const link = ev.target instanceof Element ? ev.target.closest('[data-lightbox-id]') : null;
+    if (!link || (dialog && dialog.contains(link))) return;
+    ev.preventDefault();
+    open(link.getAttribute('data-lightbox-id'), link);
+  });
+
+  // Double-click anywhere on an image viewer (page or lightbox) toggles fit and native size.
+  document.addEventListener('dblclick', (ev) => {
+    const img = ev.target instanceof Element ? ev.target.closest('.viewer-image') : null;
+    if (!img) return;
+    const stage = img.closest('.viewer-stage');
+    if (dialog && dialog.contains(img)) setZoom(stage.dataset.zoom === 'fit' ? 1 : 0);
+    else stage.dataset.zoom = stage.dataset.zoom === 'fit' ? 'native' : 'fit';
+  });
+})();

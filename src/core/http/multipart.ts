@@ -1,0 +1,221 @@
+// The one multipart/form-data reader of both services. Every route that accepts multipart reads
+// it through `readParts` (files streamed, never buffered) or `readFields` (text fields only), so
+// every way a body can be wrong is answered the same way: a missing boundary, malformed part
+// headers or a body that ends inside a part are 400; too many parts, a text field over the JSON
+// body limit or a file over the caller's limit are 413; a client that goes away mid-body fails
+// the read at once (the caller's catch removes whatever it staged). Errors are always HttpError.
+import { PassThrough, type Readable } from 'node:stream';
+import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError, badRequest } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** True when the request declared a multipart/form-data body (not yet read). */
+    isMultipart(): boolean;
+  }
+}
+
+export interface PartLimits {
+  /** Bytes of one file part (default unlimited). */
+  fileSize?: number;
+  /** Bytes of one text field (default: the server's JSON body limit). */
+  fieldSize?: number;
+  /** Parts of the whole body (default 1000). */
+  parts?: number;
+  files?: number;
+  fields?: number;
+}
+
+export interface ReadOptions {
+  limits?: PartLimits;
+  /** The error of a file over `limits.fileSize` (default 413 "request body too large"). */
+  tooLarge?: () => HttpError;
+  /** Treat every part as a file, text fields included (a clip upload's first part). */
+  everyPartIsAFile?: boolean;
+}
+
+export interface FieldPart {
+  type: 'field';
+  name: string;
+  value: string;
+}
+
+export interface FilePart {
+  type: 'file';
+  name: string;
+  /** The part's filename parameter ('' when absent). */
+  filename: string;
+  /** The part's Content-Type (busboy's default when it sent none). */
+  mimetype: string;
+  /** The part's bytes; fails with an HttpError when the body is malformed, oversized or aborted. */
+  stream: Readable;
+}
+
+export type Part = FieldPart | FilePart;
+
+const DEFAULT_PARTS = 1000;
+const marked = new WeakMap<FastifyRequest, { fieldSize: number }>();
+
+const bodyTooLarge = () => new HttpError(413, 'request body too large');
+const aborted = () => badRequest('upload aborted: the request body ended before it was complete');
+const malformed = (message: string) => badRequest(`invalid multipart body: ${message.replace(/^Multipart: /, '')}`);
+
+/** Registers the multipart content type: the body is left unread until a route reads it. */
+export function registerMultipart(app: FastifyInstance, defaults: { fieldSize: number }): void {
+  app.decorateRequest('isMultipart', function (this: FastifyRequest) {
+    return marked.has(this);
+  });
+  app.addContentTypeParser('multipart/form-data', (req, _payload, done) => {
+    marked.set(req, { fieldSize: defaults.fieldSize });
+    done(null, undefined);
+  });
+}
+
+/**
+ * The parts of a multipart body, in order. A file part must be read (or left alone: asking for
+ * the next part drains it) before the next one arrives. Leaving the loop early, or an error,
+ * stops reading the body.
+ */
+export function readParts(req: FastifyRequest, options: ReadOptions = {}): AsyncIterableIterator<Part> {
+  const state = marked.get(req);
+  const limits = options.limits ?? {};
+  const tooLarge = options.tooLarge ?? bodyTooLarge;
+  const queue: (Part | HttpError | null)[] = [];
+  let wake: (() => void) | null = null;
+  let failure: HttpError | null = null;
+  let finished = false;
+  let current: { source: BusboyFileStream; stream: PassThrough } | null = null;
+  let handedOut: Readable | null = null;
+  const raw = req.raw;
+
+  const push = (item: Part | HttpError | null) => {
+    queue.push(item);
+    wake?.();
+    wake = null;
+  };
+  const fail = (err: HttpError) => {
+    if (failure || finished) return;
+    failure = err;
+    if (current && !current.stream.readableEnded) current.stream.destroy(err);
+    stop();
+    push(err);
+  };
+
+  let bb: BusboyInstance | null = null;
+  if (!state) {
+    failure = badRequest('expected a multipart/form-data body');
+  } else {
+    try {
+      bb = new Busboy({
+        headers: req.headers as { 'content-type': string },
+        limits: {
+          fieldSize: limits.fieldSize ?? state.fieldSize,
+          fileSize: limits.fileSize && limits.fileSize > 0 ? limits.fileSize : Infinity,
+          parts: limits.parts ?? DEFAULT_PARTS,
+          files: limits.files ?? Infinity,
+          fields: limits.fields ?? Infinity,
+        },
+        ...(options.everyPartIsAFile ? { isPartAFile: () => true } : {}),
+      });
+    } catch (e) {
+      failure = malformed((e as Error).message);
+    }
+  }
+  if (failure) push(failure);
+
+  function onClose() {
+    if (!raw.complete) fail(aborted());
+  }
+  function stop() {
+    raw.off('close', onClose);
+    raw.off('aborted', onClose);
+    raw.off('error', onClose);
+    if (bb) {
+      raw.unpipe(bb);
+      bb.removeAllListeners('field').removeAllListeners('file');
+      bb.on('file', (_n: string, s: Readable) => s.resume());
+      bb.on('error', () => undefined);
+    }
+    // The rest of the body stays unread: the error reply closes the connection (server.ts).
+  }
+
+  if (bb) {
+    bb.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      if (valueTruncated) return fail(new HttpError(413, `request body too large: the field "${name}" is over ${limits.fieldSize ?? state!.fieldSize} bytes`));
+      push({ type: 'field', name, value });
+    });
+    bb.on('file', (name: string, source: BusboyFileStream, filename: string | undefined, _encoding: string, mimetype: string) => {
+      if (failure) return void source.resume();
+      const stream = new PassThrough({ highWaterMark: 1 << 20 });
+      // Whoever reads the stream sees its error; one nobody reads must not crash the process.
+      stream.on('error', () => undefined);
+      source.on('limit', () => fail(tooLarge()));
+      source.on('error', (e: Error) => fail(malformed(e.message)));
+      source.pipe(stream);
+      current = { source, stream };
+      push({ type: 'file', name, filename: filename ?? '', mimetype, stream });
+    });
+    const overflow = () => fail(new HttpError(413, `request body too large: more than ${limits.parts ?? DEFAULT_PARTS} parts`));
+    bb.on('partsLimit', overflow).on('filesLimit', overflow).on('fieldsLimit', overflow);
+    bb.on('error', (e: Error) => fail(malformed(e.message)));
+    bb.on('finish', () => {
+      if (failure) return;
+      finished = true;
+      stop();
+      push(null);
+    });
+    raw.on('close', onClose);
+    raw.on('aborted', onClose);
+    raw.on('error', onClose);
+    raw.pipe(bb);
+  }
+
+  const iterator: AsyncIterableIterator<Part> = {
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+    async next(): Promise<IteratorResult<Part>> {
+      // The file part handed out last, if the caller skipped it, is drained so the parser moves on.
+      if (handedOut && !handedOut.destroyed && handedOut.readableFlowing === null) handedOut.resume();
+      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const item = queue.shift()!;
+      if (item === null) {
+        queue.unshift(null);
+        return { done: true, value: undefined };
+      }
+      if (item instanceof HttpError) {
+        queue.unshift(item);
+        throw item;
+      }
+      if (item.type === 'file') handedOut = item.stream;
+      return { done: false, value: item };
+    },
+    async return(): Promise<IteratorResult<Part>> {
+      if (!finished && !failure) {
+        failure = aborted();
+        current?.stream.destroy(failure);
+        stop();
+      }
+      return { done: true, value: undefined };
+    },
+  };
+  return iterator;
+}
+
+/** The text fields of a multipart body as parameters (repeated names become arrays); files are dropped. */
+export async function readFields(req: FastifyRequest): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = {};
+  for await (const part of readParts(req)) {
+    if (part.type !== 'field') continue;
+    addField(fields, part.name, part.value);
+  }
+  return fields;
+}
+
+/** Adds a field value; a repeated name collects its values in an array. */
+export function addField(fields: Record<string, unknown>, name: string, value: string): void {
+  if (name === '__proto__' || name === 'constructor' || name === 'prototype') return;
+  const prev = Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+  fields[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+}

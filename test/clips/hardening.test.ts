@@ -1,0 +1,55 @@
+// Issue 12 for the clip service: multipart bodies the parser cannot read are answered 4xx {error}
+// on every route, JSON routes included, and the service keeps answering.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureF, startTestClips, type FixtureF, type TestClips } from './helper.js';
+
+let t: TestClips;
+let f: FixtureF;
+beforeAll(async () => {
+  t = await startTestClips();
+  f = await fixtureF(t);
+});
+afterAll(async () => t?.close());
+
+const B = 'xBoundaryx';
+const ROUTES: [string, string][] = [
+  ['POST', '/tags'],
+  ['PUT', '/clips/1'],
+  ['POST', '/clips'],
+  ['POST', '/clips/bulk/archive'],
+  ['POST', '/keys'],
+  ['POST', '/backup/restore'],
+  ['POST', '/watch'],
+];
+
+function expectClientError(r: { status: number; text: string; body: unknown }, what: string): void {
+  expect(r.status, `${what}: ${r.text}`).toBeGreaterThanOrEqual(400);
+  expect(r.status, `${what}: ${r.text}`).toBeLessThan(500);
+  expect(typeof (r.body as { error?: unknown }).error, `${what}: ${r.text}`).toBe('string');
+}
+
+describe('multipart bodies the parser cannot read', () => {
+  it('answers 4xx {error} for a multipart body without a boundary', async () => {
+    for (const [method, path] of ROUTES) {
+      expectClientError(await t.raw(f.KA, method, path, 'x', { 'content-type': 'multipart/form-data' }), `${method} ${path}`);
+    }
+    expect((await t.req(f.KA, 'GET', '/tags')).status).toBe(200);
+  });
+
+  it('answers 4xx {error} for garbage, a broken part header, a truncated body and too many parts', async () => {
+    const bodies: [string, string][] = [
+      ['garbage', 'not multipart at all'],
+      ['broken part header', `--${B}\r\nContent-Disposition\r\n\r\nv\r\n--${B}--\r\n`],
+      ['truncated', `--${B}\r\nContent-Disposition: form-data; name="name"\r\n\r\nhalf`],
+      ['too many parts', Array.from({ length: 1200 }, (_, i) => `--${B}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('') + `--${B}--\r\n`],
+    ];
+    for (const [method, path] of ROUTES) {
+      for (const [what, body] of bodies) {
+        // The first part is the clip; what follows it is read and dropped (companion §3.4).
+        if (path === '/clips' && what === 'too many parts') continue;
+        expectClientError(await t.raw(f.KA, method, path, body, { 'content-type': `multipart/form-data; boundary=${B}` }), `${what} on ${method} ${path}`);
+      }
+    }
+    expect((await t.req(f.KA, 'GET', '/tags')).status).toBe(200);
+  });
+});
