@@ -374,6 +374,154 @@ OFFSET
   $7;
 -- params: [100,6,4,"42",3,50,0]
 
+-- ResourceRepository.servesFile (confined)
+SELECT
+  "v"."id"
+FROM
+  "resource_versions" AS "v"
+  INNER JOIN "resources" AS "r" ON "r"."id" = "v"."resource_id"
+WHERE
+  "v"."location" IN ($1, $2)
+  AND v.storage_location IS NULL
+  AND "r"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+LIMIT
+  $4;
+-- params: ["ab/cd/abcd.png","/ab/cd/abcd.png",3,1]
+
+SELECT
+  "r"."id"
+FROM
+  "resources" AS "r"
+WHERE
+  "r"."location" IN ($1, $2)
+  AND r.storage_location IS NULL
+  AND "r"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+LIMIT
+  $4;
+-- params: ["ab/cd/abcd.png","/ab/cd/abcd.png",3,1]
+
+-- ResourceRepository.servesFile (alternative filesystem, confined)
+SELECT
+  "v"."id"
+FROM
+  "resource_versions" AS "v"
+  INNER JOIN "resources" AS "r" ON "r"."id" = "v"."resource_id"
+WHERE
+  "v"."location" IN ($1, $2)
+  AND v.storage_location = $3
+  AND "r"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $4
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+LIMIT
+  $5;
+-- params: ["ab/cd/abcd.png","/ab/cd/abcd.png","archive",3,1]
+
+SELECT
+  "r"."id"
+FROM
+  "resources" AS "r"
+WHERE
+  "r"."location" IN ($1, $2)
+  AND r.storage_location = $3
+  AND "r"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $4
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+LIMIT
+  $5;
+-- params: ["ab/cd/abcd.png","/ab/cd/abcd.png","archive",3,1]
+
 -- ResourceRepository.count
 SELECT
   count(*) AS "n"

@@ -138,7 +138,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     handler: async ({ req, input }) => {
       const block = await blocks.require(input.blockId);
       const extra = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([k]) => k.toLowerCase() !== 'blockid'));
-      return runTableQuery(queries, block, extra);
+      return runTableQuery(queries, req.principal, block, extra);
     },
   });
 

@@ -2,13 +2,15 @@
 // runs read-only with its stored queryParams, overridden by the request's extra parameters.
 // Columns get positional ids (col_0, col_1, …) and rows synthetic ids, so duplicate column names
 // or a column called "id" cannot collide; JSON-document cells arrive as compact JSON text.
+import type { Principal } from '../auth/principal.js';
 import { badRequest } from '../../core/http/errors.js';
 import { parseJson } from '../../core/db/values.js';
 import type { BlockRow, JsonObject } from './records.js';
 
 /** Runs a saved query read-only (the saved queries feature's QueryService does). */
 export interface SavedQueryRunner {
-  run(ref: { id: number }, params: Record<string, unknown>): Promise<{ columns: string[]; rows: unknown[][] }>;
+  /** Refuses group-limited principals (403): saved SQL cannot be confined to a subtree. */
+  run(principal: Principal, ref: { id: number }, params: Record<string, unknown>): Promise<{ columns: string[]; rows: unknown[][] }>;
 }
 
 export interface TableData {
@@ -36,12 +38,12 @@ export function mergeParams(stored: JsonObject, extra: Record<string, unknown>):
   return Object.fromEntries([...merged.values()]);
 }
 
-export async function runTableQuery(queries: SavedQueryRunner, block: BlockRow, extra: Record<string, unknown>): Promise<TableData> {
+export async function runTableQuery(queries: SavedQueryRunner, principal: Principal, block: BlockRow, extra: Record<string, unknown>): Promise<TableData> {
   if (block.type !== 'table') throw badRequest(`block ${block.id} is not a table block`);
   const content = parseJson<JsonObject>(block.content, {});
   if (typeof content.queryId !== 'number') throw badRequest(`table block ${block.id} is not backed by a saved query`);
   const params = mergeParams((content.queryParams as JsonObject | undefined) ?? {}, extra);
-  const result = await queries.run({ id: content.queryId }, params);
+  const result = await queries.run(principal, { id: content.queryId }, params);
   return {
     columns: result.columns.map((label, i) => ({ id: `col_${i}`, label })),
     rows: result.rows.map((r, i) => {

@@ -1,6 +1,7 @@
 // What a block needs beyond its own record to be shown: the resources of gallery blocks, the
 // groups of reference blocks, and the rows of tables (query-backed tables run their query).
 // Everything is loaded for a whole note at once: one statement per kind, not one per block.
+import type { Principal } from '../auth/principal.js';
 import type { BlockRecord, BlockRow, JsonObject } from './records.js';
 import { runTableQuery, type SavedQueryRunner } from './table.js';
 import type { BlockViewRepository } from './view.repository.js';
@@ -57,7 +58,7 @@ export class BlockViews {
   ) {}
 
   /** Everything the blocks of one note need to be shown. */
-  async load(blocks: BlockRecord[]): Promise<BlockViewData> {
+  async load(blocks: BlockRecord[], principal: Principal): Promise<BlockViewData> {
     const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds')), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'))]);
     const tables = new Map<number, TableView>();
     for (const b of blocks) {
@@ -68,7 +69,7 @@ export class BlockViews {
       }
       try {
         const row = { id: b.id, type: b.type, content: JSON.stringify(b.content) } as BlockRow;
-        const data = await runTableQuery(this.queries, row, {});
+        const data = await runTableQuery(this.queries, principal, row, {});
         tables.set(b.id, { columns: data.columns, rows: data.rows, queryId: data.queryId, cachedAt: data.cachedAt });
       } catch (e) {
         tables.set(b.id, { columns: [], rows: [], queryId: b.content.queryId, error: (e as Error).message });

@@ -2,6 +2,7 @@
 // background downloads through the service), then, once the resources feature exists, the
 // download job kind that hands finished bodies to its importer.
 import type { FeatureHost } from '../context.js';
+import { VisibilityRepository } from '../auth/visibility.repository.js';
 import type { DownloadHistory } from './history.js';
 import { downloadKind, type DownloadImporter } from './kind.js';
 import { registerDownloadPages } from './pages.js';
@@ -9,7 +10,7 @@ import { registerDownloadRoutes } from './routes.js';
 import { DOWNLOAD, DownloadService } from './service.js';
 
 export function downloadsFeature({ app, routes, layout, lib }: FeatureHost, history: DownloadHistory) {
-  const service = new DownloadService(lib.jobs, history);
+  const service = new DownloadService(lib.jobs, history, new VisibilityRepository(lib.db, lib.dialect));
   registerDownloadRoutes(routes, service);
   registerDownloadPages(app, layout, service);
   return { service };

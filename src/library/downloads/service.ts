@@ -1,7 +1,9 @@
 // Download rules: submitting URLs as queue jobs, and retrying or deleting history rows with a
 // per-row outcome (companion §7.2, §7.3). Controls on jobs the caller may not see answer 404.
+import { OUTSIDE_SCOPE, visibilityOf } from '../auth/visibility.js';
+import type { VisibilityRepository } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
-import { HttpError, notFound } from '../../core/http/errors.js';
+import { HttpError, forbidden, notFound } from '../../core/http/errors.js';
 import { JobStateError, TERMINAL, type JobQueue, type JobSnapshot } from '../../core/jobs/queue.js';
 import type { Principal } from '../auth/principal.js';
 import type { DownloadHistory } from './history.js';
@@ -26,12 +28,30 @@ export class DownloadService {
   constructor(
     readonly queue: JobQueue,
     readonly history: DownloadHistory,
+    private readonly visibility: VisibilityRepository,
   ) {}
 
   /** Queues one job per URL line; 503 when the queue cannot take them all. */
-  submit(principal: Principal, params: RemoteParams): JobSnapshot[] {
+  async submit(principal: Principal, params: RemoteParams): Promise<JobSnapshot[]> {
     const payloads = downloadPayloads(params);
+    await this.checkTargets(principal, params);
     return this.enqueue(principal, payloads);
+  }
+
+  /**
+   * A group-limited caller names an owner inside its subtree and only groups and notes it can
+   * see (403 otherwise; the job re-checks when it runs, so a later move is caught too).
+   */
+  private async checkTargets(principal: Principal, params: RemoteParams): Promise<void> {
+    const vis = visibilityOf(principal);
+    if (vis.kind === 'all') return;
+    const groupIds = [...(params.OwnerId ? [params.OwnerId] : []), ...(params.Groups ?? [])];
+    if (!params.OwnerId || params.GroupName) throw forbidden(`download target group is ${OUTSIDE_SCOPE}`);
+    const groups = new Set(await this.visibility.visibleIds(vis, 'group', groupIds));
+    if (groupIds.some((g) => !groups.has(g))) throw forbidden(`download target group is ${OUTSIDE_SCOPE}`);
+    const noteIds = params.Notes ?? [];
+    const notes = new Set(await this.visibility.visibleIds(vis, 'note', noteIds));
+    if (noteIds.some((n) => !notes.has(n))) throw forbidden(`download target note is ${OUTSIDE_SCOPE}`);
   }
 
   private enqueue(principal: Principal, payloads: DownloadPayload[]): JobSnapshot[] {

@@ -55,7 +55,7 @@ export function registerJobRoutes(routes: LibraryRoutes, queue: JobQueue, downlo
     needs: 'write',
     input: RemoteInput,
     handler: async ({ req, reply, input }) => {
-      const jobs = downloads.submit(req.principal, input);
+      const jobs = await downloads.submit(req.principal, input);
       return sendWrite(req, reply, { queued: true, jobs }, '/downloads', 202);
     },
   });

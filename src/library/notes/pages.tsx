@@ -101,7 +101,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     const { id } = readParams(IdInput, makeBag(req.query));
     const note = await notes.read(seenBy(req), id);
     const list = await blocks.blocksOf(note.ID);
-    const data = await views.load(list);
+    const data = await views.load(list, req.principal);
     return { note, list, data };
   };
 

@@ -81,7 +81,7 @@ export function registerQueryRoutes(routes: LibraryRoutes, queries: QueryService
         if (!source || typeof source !== 'object') continue;
         for (const [k, v] of Object.entries(source as Record<string, unknown>)) if (!RUN_CONTROL.has(k.toLowerCase())) params[k] = Array.isArray(v) ? v[0] : v;
       }
-      return queries.run(input, params);
+      return queries.run(req.principal, input, params);
     },
   });
 

@@ -1,13 +1,16 @@
 // Saved SQL queries (contract: Saved SQL queries): unique names, run read-only by id or name
 // with `:name` parameters bound from the request, and the schema browser.
-import { badRequest, notFound } from '../../core/http/errors.js';
-import type { Actor } from '../auth/principal.js';
+import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
+import { isScoped, type Actor, type Principal } from '../auth/principal.js';
 import { rowStamp, withChange } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { validName } from '../common/names.js';
 import type { ReadonlyRunner } from './readonly.js';
 import { QueryRepository, type QueryListFilter, type QueryRow } from './repository.js';
 
+
+/** The refusal of saved SQL to group-limited principals (reference wording). */
+export const SAVED_SQL_REFUSED = 'saved SQL queries are not available for group-limited accounts';
 export type { QueryRow };
 
 export function queryRecord(row: QueryRow) {
@@ -65,8 +68,12 @@ export class QueryService {
     });
   }
 
-  /** Runs a saved query by id, or by name when no id is given. */
-  async run(ref: { id?: number; name?: string }, params: Record<string, unknown>) {
+  /**
+   * Runs a saved query by id, or by name when no id is given. Arbitrary SQL cannot be confined
+   * to a subtree, so group-limited principals are refused outright (companion §10.10).
+   */
+  async run(principal: Principal, ref: { id?: number; name?: string }, params: Record<string, unknown>) {
+    if (isScoped(principal)) throw forbidden(SAVED_SQL_REFUSED);
     let row: QueryRow | undefined;
     if (ref.id !== undefined) row = await this.repo.find(ref.id);
     else if (ref.name) row = await this.repo.findByName(ref.name);

@@ -78,7 +78,7 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
   registerDownloadRoute(routes, ctx, resources);
   registerVersionRoutes(routes, ctx, versions);
   registerSimilarityAdmin(routes, lib, lib.jobs, hasher);
-  registerFileRoutes(app, fs);
+  registerFileRoutes(app, fs, (key, location, vis) => stores.resources.servesFile(key, location, vis));
   registerTimeline(routes, {
     path: '/v1/resources/timeline',
     tag: 'resources',

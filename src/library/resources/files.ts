@@ -10,6 +10,11 @@ import { checkedSegments, locationFromUrl, rawUrlTail, UnsafePathError, type Loc
 import { openForServing, sendFile } from '../../core/storage/serve.js';
 import { mimeForExtension } from '../../core/storage/sniff.js';
 import type { Filesystems } from './storage.js';
+import type { Visibility } from '../auth/visibility.js';
+import { seenBy } from '../http/routes.js';
+
+/** Whether the file at `location` of filesystem `key` belongs to a resource `vis` may see. */
+export type FileVisibility = (key: string | null, location: string, vis: Visibility) => Promise<boolean>;
 
 /**
  * Top-level folders the service keeps for itself besides every `_…` and `.…` name (exports,
@@ -33,7 +38,7 @@ export function isPrivateLocation(location: string): boolean {
 
 const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
-export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void {
+export function registerFileRoutes(app: FastifyInstance, fs: Filesystems, visible: FileVisibility): void {
   const serve = (key: string | null) => async (req: FastifyRequest, reply: FastifyReply) => {
     let location: string;
     try {
@@ -41,6 +46,9 @@ export function registerFileRoutes(app: FastifyInstance, fs: Filesystems): void 
     } catch {
       throw notFound();
     }
+    // A group-limited caller gets only files of resources inside its subtree (404 otherwise).
+    const vis = seenBy(req);
+    if (vis.kind === 'subtree' && !(await visible(key, location.replace(/^\/+/, ''), vis))) throw notFound();
     const file = await openForServing(fs.get(key).root, location, CLIENT_LOCATION);
     const ext = /\.[A-Za-z0-9]+$/.exec(location)?.[0] ?? '';
     return sendFile(req, reply, file, { type: mimeForExtension(ext), headers: { 'Content-Security-Policy': FILE_CSP, 'Cache-Control': 'private, max-age=3600' } });

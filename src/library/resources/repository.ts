@@ -99,6 +99,31 @@ export class ResourceRepository extends NamedRepository<'resources', ResourceFil
   }
 
   /** Ids matching the filters in id order, at most `limit` (view-by-filter, mass edit). */
+  /**
+   * Whether a stored file (current or older version) belongs to a resource `vis` may see: the
+   * file routes serve a confined caller only those (companion §10.10).
+   */
+  async servesFile(storage: string | null, location: string, vis: Visibility): Promise<boolean> {
+    const seen = insideScope(vis, 'r.owner_id');
+    if (!seen) return true;
+    // Stored locations start with a slash (older rows may not); the URL path never does.
+    const bare = location.replace(/^\/+/, '');
+    const spellings = [bare, `/${bare}`];
+    const store = storage === null ? sql<SqlBool>`v.storage_location IS NULL` : sql<SqlBool>`v.storage_location = ${storage}`;
+    const hit = await this.db
+      .selectFrom('resource_versions as v')
+      .innerJoin('resources as r', 'r.id', 'v.resource_id')
+      .select('v.id')
+      .where('v.location', 'in', spellings)
+      .where(store)
+      .where(seen)
+      .limit(1)
+      .executeTakeFirst();
+    if (hit) return true;
+    const own = storage === null ? sql<SqlBool>`r.storage_location IS NULL` : sql<SqlBool>`r.storage_location = ${storage}`;
+    return (await this.db.selectFrom('resources as r').select('r.id').where('r.location', 'in', spellings).where(own).where(seen).limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async matchingIds(f: ResourceFilter, limit: number, vis: Visibility): Promise<number[]> {
     const rows = await this.seenBy(this.query(f), [vis]).select('resources.id').orderBy('resources.id').limit(limit).execute();
     return rows.map((r) => r.id);

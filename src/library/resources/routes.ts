@@ -62,8 +62,8 @@ export interface ResourceRouteDeps {
 export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRouteDeps): void {
   const { ctx, resources, ingest, remote, ops, downloads } = deps;
   /** background=true queues one download job per URL instead of fetching now (202). */
-  const queued = (req: FastifyRequest, reply: FastifyReply, input: RemoteParams) =>
-    sendWrite(req, reply, { queued: true, jobs: downloads.submit(req.principal, input) }, '/downloads', 202);
+  const queued = async (req: FastifyRequest, reply: FastifyReply, input: RemoteParams) =>
+    sendWrite(req, reply, { queued: true, jobs: await downloads.submit(req.principal, input) }, '/downloads', 202);
 
   const limit = () => Number(ctx.lib.settings.get('max_upload_size'));
 

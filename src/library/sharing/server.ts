@@ -102,7 +102,8 @@ export class ShareServer {
       const note = await sharing.noteByToken(req.params.token);
       if (!note) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
       const [list, type] = await Promise.all([blocks.blocksOf(note.id), sharing.shareTemplate(note.note_type_id)]);
-      const data = await views.load(list);
+      // A shared note is the sharer's publication: its table blocks run as the service itself.
+      const data = await views.load(list, lib.root);
       const applies = type && bool(type.apply_templates_to_shares);
       const html = sharePage({
         name: note.name,

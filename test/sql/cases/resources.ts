@@ -83,6 +83,8 @@ export default [
     ],
     ['page (subgroups, untagged, without owner, meta sort)', (r) => r.page(f({ OwnerId: 3, IncludeSubgroups: true, Untagged: true, ShowWithoutOwner: true, SortBy: ["meta->>'n' asc"] }), 50, 0, SCOPED)],
     ['page (similar, dHash zero, MetaQuery, MRQL predicate)', (r) => r.page(f({ ShowWithSimilar: true, ShowDhashZero: true, MetaQuery: ['n:EQ:42'], mrql: sql`resources.width > ${100}`, thresholds: { similarity: 6, ahash: 4 } }), 50, 0, SCOPED)],
+    ['servesFile (confined)', (r) => r.servesFile(null, 'ab/cd/abcd.png', SCOPED)],
+    ['servesFile (alternative filesystem, confined)', (r) => r.servesFile('archive', 'ab/cd/abcd.png', SCOPED)],
     ['count', (r) => r.count(f({ Tags: [4] }), SCOPED)],
     ['timeline', (r) => r.timeline(f({ Name: 'hol' }), [{ start: '2024-01-01T00:00:00.000Z', end: '2024-02-01T00:00:00.000Z' }], SCOPED)],
     ['matchingIds', (r) => r.matchingIds(f({ OwnerId: 3 }), 2, SCOPED)],
