@@ -169,6 +169,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const app = await createHttpServer({
     headers: CORS_HEADERS,
     bodyLimit: JSON_BODY_LIMIT,
+    timeouts: config.timeouts,
     logger: config.logRequests,
     bodies: 'json',
     forceCloseConnections: 'idle',

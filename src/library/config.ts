@@ -2,6 +2,7 @@
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
 import { parseAllowList, type AddressPolicy } from '../core/net/addresses.js';
 import { parseDuration } from '../core/config/duration.js';
+import type { RequestTimeouts } from '../core/http/timeouts.js';
 import { passwordProblem } from './auth/passwords.js';
 
 export const libraryFlags = {
@@ -17,6 +18,9 @@ export const libraryFlags = {
   'share-port': flag.string('port of the public note share server (empty = sharing off)', '', { env: 'SHARE_PORT' }),
   'share-bind-address': flag.string('interface of the share server', '0.0.0.0', { env: 'SHARE_BIND_ADDRESS' }),
   'max-json-body': flag.int('body limit in bytes for application/json requests (0 = 64 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
+  'request-headers-timeout': flag.duration('time a client has to send the request headers (408 after)', '30s', 'REQUEST_HEADERS_TIMEOUT'),
+  'request-body-idle-timeout': flag.duration('close a connection whose request body stops arriving for this long (0 = never)', '60s', 'REQUEST_BODY_IDLE_TIMEOUT'),
+  'request-timeout': flag.duration('time a client has to send a whole request, body included (408 after; 0 = no limit)', '1h', 'REQUEST_TIMEOUT'),
   'allow-private-hosts': flag.bool('let server-side fetches (URL import, downloads, calendar feeds) reach private and loopback addresses', 'ALLOW_PRIVATE_HOSTS'),
   'allow-private-fetch': flag.list('comma-separated IPs or CIDR blocks that server-side fetches may reach although private', 'ALLOW_PRIVATE_FETCH'),
   'remote-connect-timeout': flag.duration('dial and response-header timeout of server-side fetches', '30s', 'REMOTE_CONNECT_TIMEOUT'),
@@ -88,6 +92,8 @@ export interface LibraryConfig {
   shareHost: string;
   /** Absolute base of share links shown in the UI; '' shows the relative /s/<token> path. */
   jsonBodyLimit: number;
+  /** Headers, idle-body and whole-request timeouts of incoming requests, in milliseconds. */
+  timeouts: RequestTimeouts;
   logRequests: boolean;
   /** Which addresses server-side fetches may reach. */
   fetchPolicy: AddressPolicy;
@@ -287,6 +293,7 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     sharePort,
     shareHost: f['share-bind-address'],
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
+    timeouts: { headersMs: f['request-headers-timeout'], bodyIdleMs: f['request-body-idle-timeout'], requestMs: f['request-timeout'] },
     logRequests: !f.quiet,
     massEditFilterLimit: f['mass-edit-filter-limit'],
     maxJobConcurrency: f['max-job-concurrency'],
