@@ -355,6 +355,8 @@ function boundedFlag(value: number, min: number, max: number, name: string): num
 }
 
 export function parseLibraryArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const { values } = parseFlags(libraryFlags, argv, env);
+  const { values, positionals } = parseFlags(libraryFlags, argv, env);
+  // `stacks library serve` or a stray word is a mistake, not a request to start a server.
+  if (positionals.length > 0) throw new ConfigError(`unexpected argument "${positionals[0]}" (see stacks library -help)`);
   return { flags: values, config: toLibraryConfig(values, env) };
 }
