@@ -67,6 +67,8 @@ export interface RunningClips {
   ctx: ClipContext;
   services: ClipServices;
   cleanup: CleanupJob;
+  /** OpenAPI 3 description of the declared routes (tests fuzz every route of it). */
+  openapi(): Record<string, unknown>;
   /** http://127.0.0.1:<port> */
   url: string;
   port: number;
@@ -214,6 +216,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     ctx,
     services,
     cleanup,
+    openapi: () => routes.openapi({ title: 'Stacks clip API', version: '1' }),
     url: `http://127.0.0.1:${listener.port}`,
     port: listener.port,
     close() {
