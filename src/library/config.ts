@@ -5,6 +5,12 @@ import { parseDuration } from '../core/config/duration.js';
 import type { RequestTimeouts } from '../core/http/timeouts.js';
 import { passwordProblem } from './auth/passwords.js';
 
+/**
+ * JSON bodies are parsed whole, so their size bounds the memory a request can take: six
+ * concurrent bodies at this limit stay well inside 128 MiB (bench/json-bodies.ts).
+ */
+export const DEFAULT_JSON_BODY_LIMIT = 16 * 1024 * 1024;
+
 export const libraryFlags = {
   'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
   'db-type': flag.string('database engine', 'SQLITE', { env: 'DB_TYPE', choices: ['SQLITE', 'POSTGRES'] }),
@@ -17,7 +23,7 @@ export const libraryFlags = {
   'cleanup-logs-days': flag.int('at start, delete audit-log rows older than N days (0 = off)', 0, { env: 'CLEANUP_LOGS_DAYS', min: 0 }),
   'share-port': flag.string('port of the public note share server (empty = sharing off)', '', { env: 'SHARE_PORT' }),
   'share-bind-address': flag.string('interface of the share server', '0.0.0.0', { env: 'SHARE_BIND_ADDRESS' }),
-  'max-json-body': flag.int('body limit in bytes for application/json requests (0 = 64 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
+  'max-json-body': flag.int('body limit in bytes for JSON and form requests and for each multipart text field (0 = 16 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
   'request-headers-timeout': flag.duration('time a client has to send the request headers (408 after)', '30s', 'REQUEST_HEADERS_TIMEOUT'),
   'request-body-idle-timeout': flag.duration('close a connection whose request body stops arriving for this long (0 = never)', '60s', 'REQUEST_BODY_IDLE_TIMEOUT'),
   'request-timeout': flag.duration('time a client has to send a whole request, body included (408 after; 0 = no limit)', '1h', 'REQUEST_TIMEOUT'),
@@ -292,7 +298,7 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     cleanupLogsDays: f['cleanup-logs-days'],
     sharePort,
     shareHost: f['share-bind-address'],
-    jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
+    jsonBodyLimit: f['max-json-body'] || DEFAULT_JSON_BODY_LIMIT,
     timeouts: { headersMs: f['request-headers-timeout'], bodyIdleMs: f['request-body-idle-timeout'], requestMs: f['request-timeout'] },
     logRequests: !f.quiet,
     massEditFilterLimit: f['mass-edit-filter-limit'],
