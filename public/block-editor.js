@@ -1,7 +1,9 @@
 // The block editor of the note page (edit mode): add blocks of any type, edit a block's content,
-// move blocks up and down (by swapping positions), and delete them. Every change goes through
-// the /v1/note/block… API and the page reloads to show the result rendered by the server; edit
-// mode survives the reload. A refused change (400 naming the field) is shown next to the editor.
+// reorder blocks (drag by the handle, the handle's ↑/↓ keys, or the Move buttons), and delete
+// them. Every change goes through the /v1/note/block… API, then the blocks are swapped in place
+// for the server's rendering of the note (/note.body), so the page never reloads and the server
+// stays the one renderer (Markdown, galleries, tables). Edit mode survives a reload. A refused
+// change (400 naming the field) is shown next to the editor; outcomes are announced politely.
 (() => {
   'use strict';
 
@@ -45,7 +47,29 @@
     return data;
   }
 
-  const reload = () => window.location.reload();
+  const status = el('p', { class: 'block-status', role: 'status', 'aria-live': 'polite' });
+  const say = (text) => {
+    status.textContent = text;
+  };
+
+  /** Swaps the blocks (and the description shown when there is no text block) for fresh ones. */
+  async function refresh() {
+    const res = await fetch(`/note.body?id=${noteId}`, { headers: { accept: 'text/html' } });
+    if (!res.ok) throw new Error(`the note could not be reloaded (${res.status})`);
+    const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
+    const fresh = doc.getElementById('note-blocks');
+    if (!fresh) throw new Error('the note could not be reloaded');
+    for (const sel of ['.blocks', '.note-description', '.no-blocks']) root.querySelector(`:scope > ${sel}`)?.remove();
+    const anchor = root.querySelector('.block-add') || root.querySelector('.block-toolbar');
+    for (const sel of ['.note-description', '.blocks', '.no-blocks']) {
+      const node = fresh.querySelector(`:scope > ${sel}`);
+      if (node) anchor.before(document.importNode(node, true));
+    }
+    window.StacksBlocks?.init(root);
+    if (root.classList.contains('editing')) for (const section of sections()) section.prepend(controls(section));
+  }
+
+  const sectionOf = (id) => root.querySelector(`section.block[data-block-id="${id}"]`);
 
   function sections() {
     return [...root.querySelectorAll('.blocks > section.block')];
@@ -59,8 +83,9 @@
   // back into the content object the API expects.
   const editors = {
     text(content) {
-      const text = el('textarea', { rows: 6, name: 'text', value: content.text || '' });
-      return { fields: [field('Text', text)], read: () => ({ text: text.value }) };
+      const text = el('textarea', { rows: 6, name: 'text', value: content.text || '', 'data-mentions': 'resource,group,tag' });
+      window.StacksMentions?.attach(text);
+      return { fields: [field('Text', text, 'Markdown: **bold**, *italic*, [links](https://…), - [ ] tasks; type @ to mention a resource, group or tag.')], read: () => ({ text: text.value }) };
     },
     heading(content) {
       const text = el('input', { name: 'text', value: content.text || '' });
@@ -183,7 +208,9 @@
       ev.preventDefault();
       try {
         await api('PUT', `/v1/note/block?id=${block.id}&noteId=${noteId}`, { content: read() });
-        reload();
+        await refresh();
+        sectionOf(block.id)?.querySelector('.block-edit')?.focus();
+        say(`Saved the ${block.type} block.`);
       } catch (e) {
         error.hidden = false;
         error.textContent = e.message;
@@ -193,23 +220,80 @@
     form.querySelector('input, textarea, select')?.focus();
   }
 
-  async function move(section, delta) {
-    const all = sections();
-    const i = all.indexOf(section);
-    const other = all[i + delta];
-    if (!other) return;
-    let a = blockOf(section);
-    let b = blockOf(other);
-    if (a.position === b.position) {
-      // Equal keys cannot be swapped; spread them out first.
-      await api('POST', `/v1/note/blocks/rebalance?noteId=${noteId}`);
-      const fresh = await api('GET', `/v1/note/blocks?noteId=${noteId}`);
-      a = fresh.find((x) => x.id === a.id);
-      b = fresh.find((x) => x.id === b.id);
-    }
-    await api('POST', '/v1/note/blocks/reorder', { noteId, positions: { [a.id]: b.position, [b.id]: a.position } });
-    reload();
+  /** Fixed-width lowercase keys: byte order is list order, and no key collides with another. */
+  function positionsFor(ids) {
+    let width = 2;
+    while (26 ** width <= ids.length + 1) width++;
+    const key = (n) => {
+      let out = '';
+      for (let k = 0; k < width; k++) {
+        out = String.fromCharCode(97 + (n % 26)) + out;
+        n = Math.floor(n / 26);
+      }
+      return out;
+    };
+    return Object.fromEntries(ids.map((id, i) => [id, key(i + 1)]));
   }
+
+  /** Puts the blocks in the order of `ids` and keeps the focus on the moved block's handle. */
+  async function reorder(ids, movedId) {
+    await api('POST', '/v1/note/blocks/reorder', { noteId, positions: positionsFor(ids) });
+    await refresh();
+    const moved = sectionOf(movedId);
+    moved?.querySelector('.block-handle')?.focus();
+    const at = sections().indexOf(moved);
+    say(`Moved the ${moved?.dataset.blockType || ''} block to position ${at + 1} of ${sections().length}.`);
+  }
+
+  async function move(section, delta) {
+    const ids = sections().map((s) => Number(s.dataset.blockId));
+    const i = ids.indexOf(Number(section.dataset.blockId));
+    const j = i + delta;
+    if (j < 0 || j >= ids.length) return say(delta < 0 ? 'Already the first block.' : 'Already the last block.');
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+    await reorder(ids, ids[j]);
+  }
+
+  // Dragging by the handle: the section under the pointer shows where the block will land.
+  let dragged = null;
+  function clearMarks() {
+    for (const s of sections()) s.classList.remove('drop-before', 'drop-after', 'dragging');
+  }
+  function dropSide(section, ev) {
+    const r = section.getBoundingClientRect();
+    return ev.clientY < r.top + r.height / 2 ? 'before' : 'after';
+  }
+  root.addEventListener('dragover', (ev) => {
+    const over = ev.target instanceof Element ? ev.target.closest('section.block') : null;
+    if (!dragged || !over || !root.contains(over)) return;
+    ev.preventDefault();
+    clearMarks();
+    dragged.classList.add('dragging');
+    if (over !== dragged) over.classList.add(`drop-${dropSide(over, ev)}`);
+  });
+  root.addEventListener('drop', async (ev) => {
+    const over = ev.target instanceof Element ? ev.target.closest('section.block') : null;
+    if (!dragged || !over) return;
+    ev.preventDefault();
+    const side = dropSide(over, ev);
+    const movedId = Number(dragged.dataset.blockId);
+    clearMarks();
+    dragged = null;
+    if (Number(over.dataset.blockId) === movedId) return;
+    const ids = sections().map((s) => Number(s.dataset.blockId)).filter((id) => id !== movedId);
+    const at = ids.indexOf(Number(over.dataset.blockId)) + (side === 'after' ? 1 : 0);
+    ids.splice(at, 0, movedId);
+    try {
+      await reorder(ids, movedId);
+    } catch (e) {
+      say(e.message);
+    }
+  });
+  root.addEventListener('dragend', () => {
+    clearMarks();
+    for (const s of sections()) s.removeAttribute('draggable');
+    dragged = null;
+  });
 
   function controls(section) {
     const block = blockOf(section);
@@ -220,21 +304,44 @@
         alert(e.message);
       }
     };
+    const handle = el('button', {
+      type: 'button',
+      class: 'secondary block-handle',
+      'aria-label': `Reorder ${block.type} block: drag, or press the up and down arrow keys`,
+      title: 'Drag to move, or use ↑/↓',
+      onkeydown: (ev) => {
+        if (ev.key !== 'ArrowUp' && ev.key !== 'ArrowDown') return;
+        ev.preventDefault();
+        guard(() => move(section, ev.key === 'ArrowUp' ? -1 : 1));
+      },
+      onpointerdown: () => section.setAttribute('draggable', 'true'),
+    }, '⠿');
+    section.addEventListener('dragstart', (ev) => {
+      if (section.getAttribute('draggable') !== 'true') return;
+      dragged = section;
+      ev.dataTransfer.effectAllowed = 'move';
+      ev.dataTransfer.setData('text/plain', String(block.id));
+    });
     return el(
       'div',
       { class: 'block-controls' },
+      handle,
       el('span', { class: 'block-type', text: block.type }),
       el('button', { type: 'button', class: 'secondary', 'aria-label': 'Move up', title: 'Move up', onclick: () => guard(() => move(section, -1)) }, '↑'),
       el('button', { type: 'button', class: 'secondary', 'aria-label': 'Move down', title: 'Move down', onclick: () => guard(() => move(section, 1)) }, '↓'),
-      el('button', { type: 'button', class: 'secondary', onclick: () => openEditor(section) }, 'Edit'),
+      el('button', { type: 'button', class: 'secondary block-edit', onclick: () => openEditor(section) }, 'Edit'),
       el('button', {
         type: 'button',
         class: 'danger',
         onclick: () =>
           guard(async () => {
             if (!confirm(`Delete this ${block.type} block?`)) return;
+            const next = sections()[sections().indexOf(section) + 1];
             await api('DELETE', `/v1/note/block?id=${block.id}&noteId=${noteId}`);
-            reload();
+            const nextId = next?.dataset.blockId;
+            await refresh();
+            (nextId ? sectionOf(nextId)?.querySelector('.block-handle') : root.querySelector('.block-add select'))?.focus();
+            say(`Deleted the ${block.type} block.`);
           }),
       }, 'Delete'),
     );
@@ -247,8 +354,13 @@
       ev.preventDefault();
       try {
         const created = await api('POST', '/v1/note/block', { noteId, type: select.value });
-        sessionStorage.setItem(`${editKey}-open`, String(created.id));
-        reload();
+        await refresh();
+        const section = sectionOf(created.id);
+        if (section) {
+          openEditor(section);
+          section.scrollIntoView({ block: 'center' });
+        }
+        say(`Added a ${created.type || select.value} block.`);
       } catch (e) {
         alert(e.message);
       }
@@ -262,6 +374,7 @@
     sessionStorage.setItem(editKey, '1');
     for (const section of sections()) if (!section.querySelector('.block-controls')) section.prepend(controls(section));
     if (!root.querySelector('.block-add')) root.querySelector('.block-toolbar').before(addForm());
+    if (!status.isConnected) root.querySelector('.block-toolbar').append(status);
     const open = sessionStorage.getItem(`${editKey}-open`);
     if (open) {
       sessionStorage.removeItem(`${editKey}-open`);

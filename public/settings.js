@@ -1,8 +1,10 @@
 // Runtime settings editor: each row saves with PUT and resets with DELETE, then reloads the
-// page so boot defaults and override markers stay true.
+// page so defaults and "changed" markers stay true. Durations are typed in human units; the
+// API takes Go units, which have no day, so days become hours before sending.
 document.addEventListener('alpine:init', () => {
+  const toGo = (text) => text.trim().replace(/(\d+(?:\.\d+)?)d/g, (_, n) => `${Number(n) * 24}h`);
   window.Alpine.data('setting', (config) => ({
-    value: config.type === 'duration' ? `${Number(config.current) / 1e6}ms` : String(config.current),
+    value: config.value,
     reason: '',
     error: '',
     async send(method, body) {
@@ -15,7 +17,8 @@ document.addEventListener('alpine:init', () => {
       else this.error = (await res.json()).error;
     },
     save() {
-      return this.send('PUT', { value: this.value, reason: this.reason });
+      const value = config.kind === 'duration' ? toGo(this.value) : this.value;
+      return this.send('PUT', { value, reason: this.reason });
     },
     reset() {
       return this.send('DELETE', { reason: this.reason });

@@ -286,9 +286,10 @@ function renderBulk() {
           allSelected ? 'Clear selection' : 'Select page',
         )
       : null,
-    h('button', { type: 'button', class: 'secondary', disabled: none, onclick: downloadZip }, 'Download ZIP'),
   ];
-  if (can.edit()) {
+  // Actions appear once something is selected, so the bar stays one quiet line otherwise.
+  if (!none) parts.push(h('button', { type: 'button', class: 'secondary', onclick: downloadZip }, 'Download ZIP'));
+  if (!none && can.edit()) {
     const tagSelect = h('select', { id: 'bulk-tag', disabled: none || !view.tags.length }, tagOptions(view.tags));
     parts.push(
       h(
@@ -296,12 +297,12 @@ function renderBulk() {
         { class: 'bulk-group' },
         h('label', { for: 'bulk-tag', class: 'visually-hidden' }, 'Tag for the selected clips'),
         tagSelect,
-        h('button', { type: 'button', class: 'secondary', disabled: none || !view.tags.length, onclick: () => bulkOp('tag', { tag_id: Number(tagSelect.value) }) }, 'Add tag'),
-        h('button', { type: 'button', class: 'secondary', disabled: none || !view.tags.length, onclick: () => bulkOp('untag', { tag_id: Number(tagSelect.value) }) }, 'Remove tag'),
+        h('button', { type: 'button', class: 'secondary', disabled: none || !view.tags.length, dataset: { op: 'tag' }, onclick: () => bulkOp('tag', { tag_id: Number(tagSelect.value) }) }, 'Add tag'),
+        h('button', { type: 'button', class: 'secondary', disabled: none || !view.tags.length, dataset: { op: 'untag' }, onclick: () => bulkOp('untag', { tag_id: Number(tagSelect.value) }) }, 'Remove tag'),
       ),
-      h('button', { type: 'button', class: 'secondary', disabled: none, onclick: () => bulkOp('archive') }, 'Archive'),
-      h('button', { type: 'button', class: 'secondary', disabled: none, onclick: () => bulkOp('unarchive') }, 'Unarchive'),
-      h('button', { type: 'button', class: 'danger', disabled: none, onclick: () => bulkOp('delete') }, 'Delete'),
+      h('button', { type: 'button', class: 'secondary', disabled: none, dataset: { op: 'archive' }, onclick: () => bulkOp('archive') }, 'Archive'),
+      h('button', { type: 'button', class: 'secondary', disabled: none, dataset: { op: 'unarchive' }, onclick: () => bulkOp('unarchive') }, 'Unarchive'),
+      h('button', { type: 'button', class: 'danger', disabled: none, dataset: { op: 'delete' }, onclick: () => bulkOp('delete') }, 'Delete'),
     );
   }
   const focusedLabel = bulk.contains(document.activeElement) ? document.activeElement.textContent : null;

@@ -119,7 +119,7 @@ export function renderTagTree({ tags, selected, hidden, onSelect, onToggleHidden
             title: isHidden ? 'Hidden: click to show these clips again' : 'Hide clips with this tag',
             onclick: () => onToggleHidden(tag.id),
           },
-          isHidden ? 'hidden' : 'hide',
+          'hide',
         ),
       );
     } else row.append(h('span', { class: 'tag-orphan', title: `${node.path} (no tag of its own)` }, node.segment));

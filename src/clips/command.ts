@@ -19,5 +19,6 @@ export async function clipsCommand(argv: string[]): Promise<void> {
   const running = await startClips(config);
   console.log(`Stacks clip service listening on ${running.url}${config.bindAll ? ' (bound to 0.0.0.0)' : ''}, data in ${running.ctx.config.dataDir}`);
   // In-flight requests get the grace period; the margin covers closing the database.
-  installGracefulShutdown(() => running.close(), SHUTDOWN_GRACE_MS + 2_000);
+  // The hard stop leaves room for plugins' on_shutdown, which may use the whole handler limit (§8.5).
+  installGracefulShutdown(() => running.close(), Math.max(SHUTDOWN_GRACE_MS, config.pluginHandlerTimeoutMs) + 2_000);
 }

@@ -4,7 +4,7 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" = $1;
+  "tags"."id" = $1;
 -- params: [7]
 
 -- TagRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" IN ($1, $2, $3)
+  "tags"."id" IN ($1, $2, $3)
 ORDER BY
-  "id";
+  "tags"."id";
 -- params: [1,2,3]
 
 -- TagRepository.page
@@ -157,13 +157,13 @@ SET
   "name" = $1,
   "updated_at" = $2
 WHERE
-  "id" = $3;
+  "tags"."id" = $3;
 -- params: ["trips","2024-06-01T12:00:00.000Z",7]
 
 -- TagRepository.remove
 DELETE FROM "tags"
 WHERE
-  "id" IN ($1, $2);
+  "tags"."id" IN ($1, $2);
 -- params: [4,5]
 
 -- TagRepository.copyLinks
@@ -254,3 +254,52 @@ ORDER BY
   "tags"."name",
   "tags"."id";
 -- params: [3]
+
+-- TagRepository.usage
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "resource_tags" AS "l"
+WHERE
+  "l"."tag_id" IN ($1, $2)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "note_tags" AS "l"
+WHERE
+  "l"."tag_id" IN ($1, $2)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "group_tags" AS "l"
+WHERE
+  "l"."tag_id" IN ($1, $2)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+-- TagRepository.carriers (notes)
+SELECT
+  "e"."id",
+  "e"."name"
+FROM
+  "note_tags" AS "l"
+  INNER JOIN "notes" AS "e" ON "l"."note_id" = "e"."id"
+WHERE
+  "l"."tag_id" = $1
+ORDER BY
+  "e"."id" DESC
+LIMIT
+  $2;
+-- params: [4,12]

@@ -4,7 +4,7 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" = ?;
+  "tags"."id" = ?;
 -- params: [7]
 
 -- TagRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" IN (?, ?, ?)
+  "tags"."id" IN (?, ?, ?)
 ORDER BY
-  "id";
+  "tags"."id";
 -- params: [1,2,3]
 
 -- TagRepository.page
@@ -157,13 +157,13 @@ SET
   "name" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "tags"."id" = ?;
 -- params: ["trips","2024-06-01T12:00:00.000Z",7]
 
 -- TagRepository.remove
 DELETE FROM "tags"
 WHERE
-  "id" IN (?, ?);
+  "tags"."id" IN (?, ?);
 -- params: [4,5]
 
 -- TagRepository.copyLinks
@@ -254,3 +254,52 @@ ORDER BY
   "tags"."name",
   "tags"."id";
 -- params: [3]
+
+-- TagRepository.usage
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "resource_tags" AS "l"
+WHERE
+  "l"."tag_id" IN (?, ?)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "note_tags" AS "l"
+WHERE
+  "l"."tag_id" IN (?, ?)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+SELECT
+  "l"."tag_id",
+  count(*) AS "n"
+FROM
+  "group_tags" AS "l"
+WHERE
+  "l"."tag_id" IN (?, ?)
+GROUP BY
+  "l"."tag_id";
+-- params: [1,2]
+
+-- TagRepository.carriers (notes)
+SELECT
+  "e"."id",
+  "e"."name"
+FROM
+  "note_tags" AS "l"
+  INNER JOIN "notes" AS "e" ON "l"."note_id" = "e"."id"
+WHERE
+  "l"."tag_id" = ?
+ORDER BY
+  "e"."id" DESC
+LIMIT
+  ?;
+-- params: [4,12]

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { formatDate } from '../ui/dates.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { FormPage, Picker, PostButton, firstOf, queryOf, type PickerItem } from '../ui/components.js';
@@ -24,7 +25,7 @@ const EXPIRY_CHOICES: [string, string][] = [
 const NOTICES: Record<string, string> = { password: 'Your password was changed. Your other sessions have been signed out.' };
 
 function when(ts: string | undefined): string {
-  return ts ? ts.replace('T', ' ').slice(0, 16) : '—';
+  return ts ? formatDate(ts) : '—';
 }
 
 function RoleSelect(props: { selected: string }): SafeHtml {

@@ -5,6 +5,110 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import type { Library } from '../context.js';
 import type { AdminStats } from './stats.js';
+import type { SettingView } from './settings.js';
+import { humanDuration, humanSize, sizeInput } from '../ui/units.js';
+
+type Control = 'switch' | 'duration' | 'size' | 'text';
+
+/** How a setting is edited: 0/1 integers are switches, durations and sizes use human units. */
+function controlOf(s: SettingView): Control {
+  if (s.type === 'int' && s.minNumeric === 0 && s.maxNumeric === 1) return 'switch';
+  if (s.type === 'duration') return 'duration';
+  if (s.type === 'int64' && /size/.test(s.key)) return 'size';
+  return 'text';
+}
+
+/** A value as the person reads it ("7d", "64 MiB", "on"). */
+function shown(s: SettingView, v: number | string): string {
+  const kind = controlOf(s);
+  if (typeof v !== 'number') return v === '' ? '(empty)' : v;
+  if (kind === 'switch') return v === 1 ? 'on' : 'off';
+  if (kind === 'duration') return humanDuration(v);
+  if (kind === 'size') return v === 0 ? 'unlimited' : humanSize(v);
+  return String(v);
+}
+
+/** The value as typed into the input ("7d", "64M"). */
+function editable(s: SettingView): string {
+  const kind = controlOf(s);
+  const v = s.current;
+  if (typeof v !== 'number') return v;
+  if (kind === 'duration') return humanDuration(v);
+  if (kind === 'size') return sizeInput(v);
+  return String(v);
+}
+
+function bounds(s: SettingView): string | null {
+  if (s.minNumeric === undefined || s.maxNumeric === undefined || controlOf(s) === 'switch') return null;
+  return `from ${shown(s, s.minNumeric)} to ${shown(s, s.maxNumeric)}${s.allowZero ? ' (or 0)' : ''}`;
+}
+
+const HINTS: Record<Control, string> = {
+  switch: '',
+  duration: 'e.g. 30s, 15m, 48h, 7d',
+  size: 'e.g. 512K, 64M, 2G',
+  text: '',
+};
+
+function SettingsView(props: { settings: SettingView[] }): SafeHtml {
+  const groups = [...new Set(props.settings.map((s) => s.group))];
+  return (
+    <div class="settings" data-testid="settings">
+      <script src="/public/settings.js"></script>
+      <p class="hint">Changes apply at once, without a restart, and are written to the log with the reason you give. Reset returns a setting to its boot default.</p>
+      {groups.map((g) => (
+        <section class="card">
+          <h2>{g.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())}</h2>
+          {props.settings
+            .filter((s) => s.group === g)
+            .map((s) => {
+              const kind = controlOf(s);
+              const id = `setting-${s.key}`;
+              return (
+                <div class="setting" data-key={s.key} x-data={`setting(${JSON.stringify({ key: s.key, kind, value: editable(s) })})`}>
+                  <div class="setting-text">
+                    <label for={id}>
+                      <strong>{s.label}</strong>
+                    </label>
+                    {s.overridden ? <span class="badge">changed</span> : null}
+                    <br />
+                    <small>{s.description}</small>
+                    <br />
+                    <small class="hint">
+                      Default {shown(s, s.bootDefault)}
+                      {bounds(s) ? `; ${bounds(s)}` : ''}
+                    </small>
+                  </div>
+                  <div class="setting-control">
+                    {kind === 'switch' ? (
+                      <label class="switch">
+                        <input type="checkbox" role="switch" id={id} checked={s.current === 1} {...{ '@change': "value = $event.target.checked ? '1' : '0'; save()" }} />
+                        <span class="slider" aria-hidden="true"></span>
+                      </label>
+                    ) : (
+                      <input type="text" id={id} value={editable(s)} x-model="value" placeholder={HINTS[kind]} {...{ '@keydown.enter.prevent': 'save()' }} />
+                    )}
+                    <input type="text" x-model="reason" placeholder="reason (optional)" aria-label={`Reason for changing ${s.label}`} />
+                    {kind === 'switch' ? null : (
+                      <button type="button" {...{ '@click': 'save()' }}>
+                        Save
+                      </button>
+                    )}
+                    {s.overridden ? (
+                      <button type="button" class="secondary" {...{ '@click': 'reset()' }}>
+                        Reset
+                      </button>
+                    ) : null}
+                    <small class="error-banner" role="alert" x-show="error" x-text="error" x-cloak=""></small>
+                  </div>
+                </div>
+              );
+            })}
+        </section>
+      ))}
+    </div>
+  );
+}
 
 function Figures(props: { rows: [string, string | number][] }): SafeHtml {
   return (
@@ -59,7 +163,7 @@ export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Li
             />
           </section>
           <p>
-            <a href="/admin/settings">Runtime settings</a> · <a href="/downloads">Downloads</a> · <a href="/logs">Logs</a>
+            <a href="/admin/settings">Runtime settings</a> · <a href="/admin/storage">Storage reconciliation</a> · <a href="/downloads">Downloads</a> · <a href="/logs">Logs</a>
           </p>
         </div>
       );
@@ -70,49 +174,6 @@ export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Li
     path: '/admin/settings',
     needs: 'system',
     load: async () => ({ pageTitle: 'Settings', settings: lib.settings.list() }),
-    view: (ctx) => (
-      <div>
-        <script src="/public/settings.js"></script>
-        <table class="list" data-testid="settings">
-          <thead>
-            <tr>
-              <th>Setting</th>
-              <th>Value</th>
-              <th>Boot default</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {ctx.settings.map((s) => (
-              <tr x-data={`setting(${JSON.stringify({ key: s.key, type: s.type, current: s.current })})`}>
-                <td>
-                  <strong>{s.label}</strong> <small class="empty">{s.group}</small>
-                  <br />
-                  <small>{s.description}</small>
-                </td>
-                <td>
-                  <input type="text" x-model="value" aria-label={s.label} />
-                  <input type="text" x-model="reason" placeholder="reason (optional)" aria-label="reason" />
-                  <small class="error-banner" x-show="error" x-text="error"></small>
-                </td>
-                <td>
-                  {String(s.bootDefault)}
-                  {s.overridden ? <small> · overridden</small> : null}
-                </td>
-                <td>
-                  <button type="button" {...{ '@click': 'save()' }}>
-                    Save
-                  </button>{' '}
-                  <button type="button" {...{ '@click': 'reset()' }}>
-                    Reset
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p class="empty">Durations are shown in nanoseconds and entered with Go units (30s, 15m, 1h); sizes accept K, M, G, T.</p>
-      </div>
-    ),
+    view: (ctx) => <SettingsView settings={ctx.settings} />,
   });
 }

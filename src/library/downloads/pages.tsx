@@ -5,6 +5,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Field, FormPage, Pagination, PostButton, TextArea, firstOf, listOf, queryOf } from '../ui/components.js';
+import { When } from '../ui/dates.js';
 import { HistoryListInput } from './routes.js';
 import { REASONS } from './reasons.js';
 import type { DownloadService } from './service.js';
@@ -153,7 +154,7 @@ export function registerDownloadPages(app: FastifyInstance, layout: Layout, down
                     {d.error ? <small class="empty"> · {String(d.error)}</small> : null}
                   </td>
                   <td>{Number(d.totalSize) >= 0 ? formatBytes(Number(d.totalSize)) : '?'}</td>
-                  <td>{d.completedAt ? String(d.completedAt).replace('T', ' ').slice(0, 16) : ''}</td>
+                  <td><When at={d.completedAt ? String(d.completedAt) : null} /></td>
                   <td>
                     {d.status !== 'completed' ? <PostButton action="/v1/downloads/retry" label="Retry" fields={{ ids: Number(d.id), _form: req.url }} /> : null}{' '}
                     <PostButton action="/v1/downloads/delete" label="Delete" danger fields={{ ids: Number(d.id), _form: req.url }} />

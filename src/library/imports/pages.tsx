@@ -9,6 +9,7 @@ import type { Library } from '../context.js';
 import { jobVisibility } from '../downloads/service.js';
 import { formatBytes } from '../admin/stats.js';
 import { Picker, queryOf } from '../ui/components.js';
+import { When } from '../ui/dates.js';
 import { ImportStore } from './staging.js';
 
 const on = (event: string, handler: string) => ({ [`@${event}`]: handler });
@@ -296,7 +297,7 @@ export function registerImportPages(app: FastifyInstance, layout: Layout, lib: L
                   </td>
                   <td>{s.status}</td>
                   <td>{formatBytes(s.size)}</td>
-                  <td>{s.createdAt.replace('T', ' ').slice(0, 16)}</td>
+                  <td><When at={s.createdAt} /></td>
                 </tr>
               ))}
             </tbody>

@@ -99,7 +99,7 @@ export function NoteForm(props: { req: FastifyRequest; note?: Detail; types: { i
       <FormPage req={props.req} />
       {n ? <input type="hidden" name="ID" value={n.ID} /> : null}
       <Field label="Title" name="Name" required value={value('Name', n?.Name)} />
-      <TextArea label="Text" name="Description" rows={8} value={value('Description', n?.Description)} hint="Mirrors the first text block once the note has blocks." />
+      <TextArea label="Text" name="Description" rows={8} value={value('Description', n?.Description)} mentions="resource,group,tag" hint="Markdown; type @ to mention a resource, group or tag. Mirrors the first text block once the note has blocks." />
       <div class="row">
         <Field label="Start" name="StartDate" type="datetime-local" value={value('StartDate', formDate(n?.StartDate ?? null))} />
         <Field label="End" name="EndDate" type="datetime-local" value={value('EndDate', formDate(n?.EndDate ?? null))} />

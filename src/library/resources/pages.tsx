@@ -8,13 +8,16 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { When } from '../ui/dates.js';
 import { Markdown } from '../ui/markdown.js';
+import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
 import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
+import { seenBy } from '../http/routes.js';
 import { ResourceListInput } from './filters.js';
 import type { ResourceRecord } from './records.js';
 import type { ResourceService } from './service.js';
@@ -106,7 +109,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       needs: 'read',
       load: async (req) => {
         const input = readParams(ResourceListInput, makeBag(req.query));
-        const { rows, page, perPage } = await resources.list(input);
+        const { rows, page, perPage } = await resources.list(seenBy(req), input);
         const otherView = path === '/resources' ? ['/resources/details', 'Details'] : ['/resources', 'Grid'];
         const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
         return {
@@ -143,6 +146,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         <section x-data={selectionScope(c.resources.map((r) => r.ID))}>
           {c._slots.css}
           {c._slots.header}
+          <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
           <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
           {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
@@ -212,8 +216,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
               </a>
             </td>
             <td>{formatSize(r.FileSize)}</td>
-            <td>{r.CreatedAt.slice(0, 16).replace('T', ' ')}</td>
-            <td>{r.UpdatedAt.slice(0, 16).replace('T', ' ')}</td>
+            <td><When at={r.CreatedAt} /></td>
+            <td><When at={r.UpdatedAt} /></td>
             <td>{r.OriginalName}</td>
             <td>{r.OriginalLocation}</td>
           </tr>
@@ -227,8 +231,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const resource = await resources.read(id);
-      const viewer = await viewerData(ctx, await resources.require(id));
+      const vis = seenBy(req);
+      const resource = await resources.read(vis, id);
+      const viewer = await viewerData(ctx, await resources.require(vis, id));
       const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
       const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
@@ -272,6 +277,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         {c._slots.custom_header}
         <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
+        <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
     ),
   });
@@ -294,7 +300,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const resource = await resources.read(id);
+      const resource = await resources.read(seenBy(req), id);
       return {
         pageTitle: `Edit ${resource.Name}`,
         resource,
@@ -313,8 +319,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     load: async (req, reply) => {
       const q = readParams(Type.Object({ r1: Type.Integer(), v1: Type.Optional(Type.Integer()), r2: Type.Optional(Type.Integer()), v2: Type.Optional(Type.Integer()) }), makeBag(req.query));
       const r2 = q.r2 ?? q.r1;
-      const [left, right] = await Promise.all([resources.require(q.r1), resources.require(r2)]);
-      const numberOf = async (resourceId: number, currentId: number | null) => (await resources.versionNumber(currentId)) ?? (await versions.list(resourceId))[0]?.versionNumber;
+      const [left, right] = await Promise.all([resources.require(seenBy(req), q.r1), resources.require(seenBy(req), r2)]);
+      const numberOf = async (resourceId: number, currentId: number | null) => (await resources.versionNumber(currentId)) ?? (await versions.list(seenBy(req), resourceId))[0]?.versionNumber;
       if (q.v1 === undefined || q.v2 === undefined) {
         const v1 = q.v1 ?? (await numberOf(left.id, left.current_version_id));
         const v2 = q.v2 ?? (await numberOf(right.id, right.current_version_id));
@@ -425,7 +431,7 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
             {versions.map((v) => (
               <tr>
                 <td>v{v.versionNumber}{v.id === r.currentVersionId ? ' (current)' : ''}</td>
-                <td>{v.createdAt.slice(0, 16).replace('T', ' ')}</td>
+                <td><When at={v.createdAt} /></td>
                 <td>{formatSize(v.fileSize)}</td>
                 <td>{v.contentType}</td>
                 <td>{v.comment}</td>
@@ -441,14 +447,14 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
         {versions.length >= 2 ? (
           <form method="get" action="/resource/compare" class="inline">
             <input type="hidden" name="r1" value={r.ID} />
-            <select name="v1">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
-            <select name="v2">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
+            <select name="v1" aria-label="Left version">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 1}>v{v.versionNumber}</option>)}</select>
+            <select name="v2" aria-label="Right version">{versions.map((v, i) => <option value={v.versionNumber} selected={i === 0}>v{v.versionNumber}</option>)}</select>
             <button type="submit">Compare</button>
           </form>
         ) : null}
         <form method="post" action={`/v1/resource/versions?resourceId=${r.ID}`} enctype="multipart/form-data" class="form">
-          <input type="file" name="file" required />
-          <input name="comment" placeholder="comment" />
+          <input type="file" name="file" required aria-label="File of the new version" />
+          <input name="comment" placeholder="comment" aria-label="Comment on the new version" />
           <button type="submit">Upload new version</button>
         </form>
       </section>
@@ -521,7 +527,7 @@ function ResourceForm(props: { req: FastifyRequest; r?: ResourceRecord; categori
         </div>
       )}
       <Field label={r ? 'Name' : 'Name (defaults to the file name)'} name="Name" value={value('Name', r?.Name)} />
-      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} />
+      <TextArea label="Description" name="Description" value={value('Description', r?.Description)} mentions="note,group,tag" hint="Markdown; type @ to mention a note, group or tag." />
       <Picker label="Owner group" name="OwnerId" source="/v1/groups" multiple={false} empty="0" selected={props.picks.owner} />
       <Picker label="Tags" name="Tags" source="/v1/tags/suggest" selected={props.picks.tags} />
       <Picker label="Related groups" name="Groups" source="/v1/groups" selected={props.picks.groups} />

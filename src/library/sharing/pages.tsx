@@ -6,6 +6,7 @@ import { h } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { Pagination } from '../ui/components.js';
+import { When } from '../ui/dates.js';
 import type { ShareService } from './service.js';
 
 export function registerSharePages(app: FastifyInstance, layout: Layout, sharing: ShareService): void {
@@ -48,7 +49,7 @@ export function registerSharePages(app: FastifyInstance, layout: Layout, sharing
                   <td>
                     <code>{s.shareUrl}</code>
                   </td>
-                  <td>{String(s.sharedAt ?? '').replace('T', ' ').slice(0, 16)}</td>
+                  <td><When at={s.sharedAt ? String(s.sharedAt) : null} /></td>
                 </tr>
               ))}
             </tbody>

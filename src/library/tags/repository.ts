@@ -14,6 +14,7 @@ const TAG_LINKS = [
 ] as const;
 
 export type Tagged = 'resource' | 'note' | 'group';
+export type TagUsage = Record<Tagged, number>;
 const LINK_OF: Record<Tagged, (typeof TAG_LINKS)[number]> = { resource: TAG_LINKS[0], note: TAG_LINKS[1], group: TAG_LINKS[2] };
 
 /** Usage counts, for SortBy=most_used_resource|most_used_note|most_used_group. */
@@ -57,6 +58,38 @@ export class TagRepository extends NamedRepository<'tags'> {
       else out.set(owner_id, [tag as TagRow]);
     }
     return out;
+  }
+
+  /** How many resources, notes and groups carry each of these tags: one grouped count per kind. */
+  async usage(ids: readonly number[]): Promise<Map<number, TagUsage>> {
+    const out = new Map<number, TagUsage>();
+    for (const id of ids) out.set(id, { resource: 0, note: 0, group: 0 });
+    if (ids.length === 0) return out;
+    for (const kind of ['resource', 'note', 'group'] as const) {
+      const [table] = LINK_OF[kind];
+      const rows = await this.db
+        .selectFrom(`${table} as l` as 'resource_tags as l')
+        .select(['l.tag_id', sql<number>`count(*)`.as('n')])
+        .where('l.tag_id', 'in', [...new Set(ids)])
+        .groupBy('l.tag_id')
+        .execute();
+      for (const r of rows) out.get(r.tag_id)![kind] = Number(r.n);
+    }
+    return out;
+  }
+
+  /** The newest entities of one kind carrying a tag (id and name), for the tag page. */
+  async carriers(kind: Tagged, tagId: number, limit: number): Promise<{ id: number; name: string }[]> {
+    const [table, col] = LINK_OF[kind];
+    const target = `${kind}s` as 'resources';
+    return this.db
+      .selectFrom(`${table} as l` as 'resource_tags as l')
+      .innerJoin(`${target} as e` as 'resources as e', (j) => j.on(sql.ref(`l.${col}`), '=', sql.ref('e.id')))
+      .select(['e.id', 'e.name'])
+      .where('l.tag_id', '=', tagId)
+      .orderBy('e.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** Gives the winner every link of the losers it does not have yet (the losers' own links stay). */

@@ -1,6 +1,7 @@
 // Building blocks shared by every page: list filters, pagination, form fields, write buttons.
 import type { FastifyRequest } from 'fastify';
 import { h, type Child, type SafeHtml } from '../../core/html/jsx.js';
+import { When } from './dates.js';
 
 /** The current request's query as a plain string map (first value of each key). */
 export function queryOf(req: FastifyRequest): Record<string, string | string[]> {
@@ -30,11 +31,12 @@ export function Field(props: { label: string; name: string; value?: string | num
   );
 }
 
-export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string }): SafeHtml {
+/** `mentions`: the entity types an @ autocomplete offers here (public/mentions.js), e.g. "note,group,tag". */
+export function TextArea(props: { label: string; name: string; value?: string | null; rows?: number; code?: boolean; hint?: string; mentions?: string }): SafeHtml {
   return (
     <label class="field">
       <span>{props.label}</span>
-      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined}>
+      <textarea name={props.name} rows={props.rows ?? 4} class={props.code ? 'code' : undefined} data-mentions={props.mentions}>
         {props.value ?? ''}
       </textarea>
       {props.hint ? <small>{props.hint}</small> : null}
@@ -144,11 +146,11 @@ export function Timestamps(props: { created: string; updated: string }): SafeHtm
     <dl class="timestamps">
       <dt>Created</dt>
       <dd>
-        <time datetime={props.created}>{props.created.replace('T', ' ').slice(0, 16)}</time>
+        <When at={props.created} />
       </dd>
       <dt>Updated</dt>
       <dd>
-        <time datetime={props.updated}>{props.updated.replace('T', ' ').slice(0, 16)}</time>
+        <When at={props.updated} />
       </dd>
     </dl>
   );

@@ -2,6 +2,7 @@
 // activity feed of the 20 newest creations and edits across them, each section one statement.
 import type { FastifyInstance } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { relativeTime } from './dates.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import type { ActivityRow, DashboardRepository } from './repository.js';
 
@@ -16,13 +17,6 @@ interface Item {
 
 const PAGE: Record<ActivityRow['type'], string> = { resource: '/resource', note: '/note', group: '/group', tag: '/tag' };
 
-function ago(iso: string, now: number): string {
-  const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
 
 function Cards(props: { title: string; items: Item[]; page: string; empty: SafeHtml; thumbs?: boolean }): SafeHtml {
   return (
@@ -74,7 +68,7 @@ export function registerDashboard(app: FastifyInstance, layout: Layout, dashboar
                 <li>
                   <span class="tag">{e.type}</span> <a href={`${PAGE[e.type]}?id=${e.id}`}>{e.name}</a> {e.action}{' '}
                   <time datetime={e.at} title={e.at}>
-                    {ago(e.at, now)}
+                    {relativeTime(e.at, now)}
                   </time>
                 </li>
               ))}

@@ -109,12 +109,39 @@ function Flash(props: { message: string }): SafeHtml {
   );
 }
 
+/** A "Plugins" menu entry (library-plugins.md §20.2). */
+export interface PluginMenuItem {
+  label: string;
+  href: string;
+}
+
+let pluginMenu: ((req: FastifyRequest) => PluginMenuItem[] | null) | undefined;
+
+/** The plugin host supplies the Plugins menu; null for a viewer hides it (plugin system off). */
+export function providePluginMenu(provider: (req: FastifyRequest) => PluginMenuItem[] | null): void {
+  pluginMenu = provider;
+}
+
 export interface LayoutExtras {
   /** Sidebar content (filters on lists, details on detail pages). */
   sidebar?: SafeHtml;
   /** Primary actions shown next to the heading. */
   actions?: SafeHtml;
   breadcrumb?: SafeHtml;
+}
+
+function PluginsMenu(props: { items: PluginMenuItem[] | null }) {
+  if (!props.items || props.items.length === 0) return null;
+  return (
+    <details class="menu" data-testid="plugins-menu">
+      <summary>Plugins</summary>
+      <div class="menu-items">
+        {props.items.map((i) => (
+          <a href={i.href}>{i.label}</a>
+        ))}
+      </div>
+    </details>
+  );
 }
 
 export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage?: string }, body: SafeHtml, req: FastifyRequest): SafeHtml {
@@ -146,7 +173,12 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <header class="topbar">
           <a class="brand" href="/dashboard">Stacks</a>
           {signedOut ? null : (
-            <nav aria-label="Main">
+            <button type="button" id="menu-toggle" class="menu-toggle" aria-expanded="false" aria-controls="main-menu">
+              <span aria-hidden="true">☰</span> Menu
+            </button>
+          )}
+          {signedOut ? null : (
+            <nav aria-label="Main" id="main-menu">
               {MAIN_MENU.filter(([, href]) => permission.page(href)).map(([label, href]) => (
                 <a href={href} class={active(req, href) ? 'active' : undefined}>
                   {label}
@@ -162,6 +194,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
                   </div>
                 </details>
               ) : null}
+              <PluginsMenu items={pluginMenu?.(req) ?? null} />
             </nav>
           )}
           {signedOut ? null : (
@@ -174,6 +207,8 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
           <script defer src="/public/lightbox.js"></script>
+          <script defer src="/public/mentions.js"></script>
+          <script defer src="/public/layout.js"></script>
         </header>
         {/* A named region, so the heading and its actions sit in a landmark like the rest. */}
         <section class="title-area" aria-labelledby="page-title">
@@ -182,7 +217,20 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           <div class="actions">{trim(extras.actions)}</div>
         </section>
         <div class="page">
-          {extras.sidebar ? <aside class="sidebar">{trim(extras.sidebar)}</aside> : null}
+          {extras.sidebar ? (
+            // Below 900 px the sidebar is a drawer opened by this button (public/layout.js).
+            <button type="button" id="sidebar-toggle" class="sidebar-toggle secondary" aria-expanded="false" aria-controls="sidebar">
+              Filters and details
+            </button>
+          ) : null}
+          {extras.sidebar ? (
+            <aside class="sidebar" id="sidebar" aria-label="Filters and details">
+              <button type="button" id="sidebar-close" class="sidebar-close secondary">
+                Close
+              </button>
+              {trim(extras.sidebar)}
+            </aside>
+          ) : null}
           <main id="main-content">
             {ctx.errorMessage ? <ErrorBanner message={ctx.errorMessage} req={req} /> : req.flash ? <Flash message={req.flash} /> : null}
             {trim(body)}

@@ -408,7 +408,7 @@ describe('notes: pages', () => {
     expect(html).toContain('page note');
     expect(html).toContain('name="StartDateAfter"');
     expect(html).toContain('name="Shared"');
-    expect(html).toContain('formaction="/v1/notes/addTags"');
+    expect(html).toContain('action="/v1/notes/addTags"');
     const json = await lib.json<{ notes: Note[]; pageTitle: string }>('GET', '/notes.json?Name=page%20note');
     expect(json.body.notes.map((x) => x.ID)).toEqual([n.ID]);
     const menu = await (await lib.fetch('/dashboard')).text();

@@ -18,5 +18,7 @@ export default [
     ['copyLinks', (r) => r.copyLinks(1, [2, 3])],
     ['tagsOf (resources)', (r) => r.tagsOf('resource', [1, 2, 2])],
     ['tagsOf (groups)', (r) => r.tagsOf('group', [3])],
+    ['usage', (r) => r.usage([1, 2])],
+    ['carriers (notes)', (r) => r.carriers('note', 4, 12)],
   ]),
 ];
