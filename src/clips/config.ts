@@ -1,6 +1,7 @@
 // Flags of `stacks clips` (companion §1.1). Each flag is accepted as -flag and --flag and has an
 // environment variable; the flag wins. Boolean variables are on only with the value 1.
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
+import type { RequestTimeouts } from '../core/http/timeouts.js';
 
 export const clipFlags = {
   'data-dir': flag.string('root of all persistent state (database, clip files)', './data/clips', { env: 'CLIP_DATA_DIR' }),
@@ -15,6 +16,9 @@ export const clipFlags = {
   'plugin-action-timeout-ms': flag.int('time limit of a plugin UI action', 300_000, { env: 'CLIP_PLUGIN_ACTION_TIMEOUT_MS', min: 1 }),
   'allow-private-hosts': flag.bool('let plugin HTTP calls and clips.create_from_url reach private and loopback addresses', 'CLIP_ALLOW_PRIVATE_HOSTS'),
   'bootstrap-key': flag.bool('create a first admin key into <data-dir>/bootstrap_admin_key when no key exists', 'CLIP_BOOTSTRAP_KEY'),
+  'request-headers-timeout-ms': flag.int('time a client has to send the request headers (408 after)', 30_000, { env: 'CLIP_REQUEST_HEADERS_TIMEOUT_MS', min: 1 }),
+  'request-body-idle-timeout-ms': flag.int('close a connection whose request body stops arriving for this long (0 = never)', 60_000, { env: 'CLIP_REQUEST_BODY_IDLE_TIMEOUT_MS', min: 0 }),
+  'request-timeout-ms': flag.int('time a client has to send a whole request, body included (408 after; 0 = no limit)', 3_600_000, { env: 'CLIP_REQUEST_TIMEOUT_MS', min: 0 }),
   quiet: flag.bool('do not log each request', 'QUIET'),
   help: flag.bool('print the flags and exit'),
 };
@@ -46,6 +50,8 @@ export interface ClipConfig {
   pluginActionTimeoutMs: number;
   /** Plugin fetches (install, update, http, create_from_url) may reach private addresses. */
   allowPrivateHosts: boolean;
+  /** Headers, idle-body and whole-request timeouts of incoming requests, in milliseconds. */
+  timeouts: RequestTimeouts;
 }
 
 export function toClipConfig(f: ClipFlags): ClipConfig {
@@ -66,6 +72,7 @@ export function toClipConfig(f: ClipFlags): ClipConfig {
     pluginHandlerTimeoutMs: f['plugin-handler-timeout-ms'],
     pluginActionTimeoutMs: f['plugin-action-timeout-ms'],
     allowPrivateHosts: f['allow-private-hosts'],
+    timeouts: { headersMs: f['request-headers-timeout-ms'], bodyIdleMs: f['request-body-idle-timeout-ms'], requestMs: f['request-timeout-ms'] },
   };
 }
 

@@ -69,6 +69,8 @@ export interface RunningClips {
   ctx: ClipContext;
   services: ClipServices;
   cleanup: CleanupJob;
+  /** OpenAPI 3 description of the declared routes (tests fuzz every route of it). */
+  openapi(): Record<string, unknown>;
   /** http://127.0.0.1:<port> */
   url: string;
   port: number;
@@ -176,6 +178,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   const app = await createHttpServer({
     headers: CORS_HEADERS,
     bodyLimit: JSON_BODY_LIMIT,
+    timeouts: config.timeouts,
     logger: config.logRequests,
     bodies: 'json',
     forceCloseConnections: 'idle',
@@ -222,6 +225,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     ctx,
     services,
     cleanup,
+    openapi: () => routes.openapi({ title: 'Stacks clip API', version: '1' }),
     url: `http://127.0.0.1:${listener.port}`,
     port: listener.port,
     close() {

@@ -2,7 +2,14 @@
 import { ConfigError, flag, parseFlags, type FlagValues } from '../core/config/flags.js';
 import { parseAllowList, type AddressPolicy } from '../core/net/addresses.js';
 import { parseDuration } from '../core/config/duration.js';
+import type { RequestTimeouts } from '../core/http/timeouts.js';
 import { passwordProblem } from './auth/passwords.js';
+
+/**
+ * JSON bodies are parsed whole, so their size bounds the memory a request can take: six
+ * concurrent bodies at this limit stay well inside 128 MiB (bench/json-bodies.ts).
+ */
+export const DEFAULT_JSON_BODY_LIMIT = 16 * 1024 * 1024;
 
 export const libraryFlags = {
   'bind-address': flag.string('listen address host:port (":8181" listens on every interface)', ':8181', { env: 'BIND_ADDRESS' }),
@@ -16,7 +23,10 @@ export const libraryFlags = {
   'cleanup-logs-days': flag.int('at start, delete audit-log rows older than N days (0 = off)', 0, { env: 'CLEANUP_LOGS_DAYS', min: 0 }),
   'share-port': flag.string('port of the public note share server (empty = sharing off)', '', { env: 'SHARE_PORT' }),
   'share-bind-address': flag.string('interface of the share server', '0.0.0.0', { env: 'SHARE_BIND_ADDRESS' }),
-  'max-json-body': flag.int('body limit in bytes for application/json requests (0 = 64 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
+  'max-json-body': flag.int('body limit in bytes for JSON and form requests and for each multipart text field (0 = 16 MiB)', 0, { env: 'MAX_JSON_BODY', min: 0 }),
+  'request-headers-timeout': flag.duration('time a client has to send the request headers (408 after)', '30s', 'REQUEST_HEADERS_TIMEOUT'),
+  'request-body-idle-timeout': flag.duration('close a connection whose request body stops arriving for this long (0 = never)', '60s', 'REQUEST_BODY_IDLE_TIMEOUT'),
+  'request-timeout': flag.duration('time a client has to send a whole request, body included (408 after; 0 = no limit)', '1h', 'REQUEST_TIMEOUT'),
   'allow-private-hosts': flag.bool('let server-side fetches (URL import, downloads, calendar feeds) reach private and loopback addresses', 'ALLOW_PRIVATE_HOSTS'),
   'allow-private-fetch': flag.list('comma-separated IPs or CIDR blocks that server-side fetches may reach although private', 'ALLOW_PRIVATE_FETCH'),
   'remote-connect-timeout': flag.duration('dial and response-header timeout of server-side fetches', '30s', 'REMOTE_CONNECT_TIMEOUT'),
@@ -90,6 +100,8 @@ export interface LibraryConfig {
   shareHost: string;
   /** Absolute base of share links shown in the UI; '' shows the relative /s/<token> path. */
   jsonBodyLimit: number;
+  /** Headers, idle-body and whole-request timeouts of incoming requests, in milliseconds. */
+  timeouts: RequestTimeouts;
   logRequests: boolean;
   /** Which addresses server-side fetches may reach. */
   fetchPolicy: AddressPolicy;
@@ -290,7 +302,8 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     cleanupLogsDays: f['cleanup-logs-days'],
     sharePort,
     shareHost: f['share-bind-address'],
-    jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
+    jsonBodyLimit: f['max-json-body'] || DEFAULT_JSON_BODY_LIMIT,
+    timeouts: { headersMs: f['request-headers-timeout'], bodyIdleMs: f['request-body-idle-timeout'], requestMs: f['request-timeout'] },
     logRequests: !f.quiet,
     massEditFilterLimit: f['mass-edit-filter-limit'],
     reconcile: { graceMs: f['orphan-grace'], intervalMs: f['reconcile-interval'] },
@@ -353,6 +366,8 @@ function boundedFlag(value: number, min: number, max: number, name: string): num
 }
 
 export function parseLibraryArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const { values } = parseFlags(libraryFlags, argv, env);
+  const { values, positionals } = parseFlags(libraryFlags, argv, env);
+  // `stacks library serve` or a stray word is a mistake, not a request to start a server.
+  if (positionals.length > 0) throw new ConfigError(`unexpected argument "${positionals[0]}" (see stacks library -help)`);
   return { flags: values, config: toLibraryConfig(values, env) };
 }

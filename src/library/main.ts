@@ -130,6 +130,7 @@ export async function startLibrary(config: LibraryConfig, options: StartOptions 
   const app = await createHttpServer({
     headers: SECURITY_HEADERS,
     bodyLimit: config.jsonBodyLimit,
+    timeouts: config.timeouts,
     logger: config.logRequests,
     onError: handleHtmlError,
   });

@@ -1,12 +1,15 @@
 // Issue 12 for the clip service: multipart bodies the parser cannot read are answered 4xx {error}
 // on every route, JSON routes included, and the service keeps answering.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureF, startTestClips, type FixtureF, type TestClips } from './helper.js';
+import { multipartHead, openFilePart, stallBody } from '../helpers/slow-client.js';
+import { API, fixtureF, startTestClips, type FixtureF, type TestClips } from './helper.js';
 
 let t: TestClips;
 let f: FixtureF;
 beforeAll(async () => {
-  t = await startTestClips();
+  t = await startTestClips(['--request-body-idle-timeout-ms', '400', '--request-headers-timeout-ms', '2000', '--request-timeout-ms', '3000']);
   f = await fixtureF(t);
 });
 afterAll(async () => t?.close());
@@ -50,6 +53,35 @@ describe('multipart bodies the parser cannot read', () => {
         expectClientError(await t.raw(f.KA, method, path, body, { 'content-type': `multipart/form-data; boundary=${B}` }), `${what} on ${method} ${path}`);
       }
     }
+    expect((await t.req(f.KA, 'GET', '/tags')).status).toBe(200);
+  });
+});
+
+describe('stalled and abandoned request bodies', () => {
+  const leftovers = async () => {
+    const list = () => readdirSync(join(t.dataDir, 'tmp'));
+    for (let i = 0; i < 100 && list().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    return list();
+  };
+  const head = (path: string) => multipartHead(`${API}${path}`, new URL(t.url).host, B, [`Authorization: Bearer ${f.KA}`]);
+
+  for (const path of ['/clips', '/backup/restore']) {
+    it(`closes a stalled upload to ${path} with 408 and leaves no temp file`, async () => {
+      const { answer } = await stallBody(t.url, head(path), openFilePart(B, 'file', 'big.bin'));
+      expect(answer === '' || answer.startsWith('HTTP/1.1 408'), answer.slice(0, 200)).toBe(true);
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it(`cleans up after a client that hangs up mid-upload to ${path}`, async () => {
+      await stallBody(t.url, head(path), openFilePart(B, 'file', 'big.bin'), 100);
+      expect(await leftovers()).toEqual([]);
+    });
+  }
+
+  it('closes a JSON body that stops arriving, and keeps serving', async () => {
+    const jsonHead = [`POST ${API}/tags HTTP/1.1`, `Host: ${new URL(t.url).host}`, `Authorization: Bearer ${f.KA}`, 'Content-Type: application/json', 'Content-Length: 1000'].join('\r\n');
+    const { answer } = await stallBody(t.url, jsonHead, '{"name": "slo');
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408'), answer.slice(0, 200)).toBe(true);
     expect((await t.req(f.KA, 'GET', '/tags')).status).toBe(200);
   });
 });

@@ -16,6 +16,8 @@ export interface FlagBase<K extends FlagKind, T> {
   /** Allowed values (string flags only); compared case-sensitively. */
   choices?: readonly string[];
   min?: number;
+  /** The default as -help shows it, in the form the flag accepts ("30s", not 30000). */
+  shown?: string;
 }
 
 export type FlagSpec =
@@ -48,6 +50,7 @@ export const flag = {
     kind: 'duration',
     help,
     default: parseDuration(def),
+    shown: def,
     env,
   }),
   list: (help: string, env?: string): FlagBase<'list', string[]> => ({ kind: 'list', help, default: [], env }),
@@ -139,7 +142,7 @@ export function parseFlags<S extends FlagSpecs>(
 export function flagHelp(specs: FlagSpecs): string {
   return Object.entries(specs)
     .map(([name, s]) => {
-      const def = s.kind === 'bool' ? '' : ` (default ${JSON.stringify(s.default)})`;
+      const def = s.kind === 'bool' ? '' : ` (default ${s.shown ?? JSON.stringify(s.default)})`;
       const env = s.env ? ` [${s.env}]` : '';
       return `  -${name}${env}\n      ${s.help}${def}`;
     })

@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import { constraintFailure } from '../db/constraint.js';
 import { HttpError } from './errors.js';
 import { registerMultipart } from './multipart.js';
+import { checkingInterval, installTimeouts, type RequestTimeouts } from './timeouts.js';
 
 export interface HttpServerOptions {
   /** Headers added to every response (security headers, CORS). */
@@ -24,7 +25,11 @@ export interface HttpServerOptions {
    * closes only idle ones so in-flight requests can finish (the caller bounds the wait).
    */
   forceCloseConnections?: boolean | 'idle';
+  /** Headers, idle-body and whole-request timeouts (default: 30 s, 60 s, 1 h). */
+  timeouts?: RequestTimeouts;
 }
+
+export const DEFAULT_TIMEOUTS: RequestTimeouts = { headersMs: 30_000, bodyIdleMs: 60_000, requestMs: 3_600_000 };
 
 export function errorBody(err: HttpError): Record<string, unknown> {
   return { error: err.message, ...err.extra };
@@ -73,7 +78,9 @@ export function toHttpError(err: unknown): HttpError {
 
 export async function createHttpServer(options: HttpServerOptions = {}): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? 64 * 1024 * 1024;
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const app = Fastify({
+    http: { connectionsCheckingInterval: checkingInterval(timeouts) },
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit,
     // Query strings keep repeated keys as arrays (Tags=1&Tags=2).
@@ -109,6 +116,8 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
   }
   // Multipart text fields are bounded like JSON bodies; file limits belong to each route.
   registerMultipart(app, { fieldSize: bodyLimit });
+
+  installTimeouts(app, timeouts);
 
   const headers = options.headers ?? {};
   app.addHook('onSend', async (_req, reply, payload) => {
