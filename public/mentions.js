@@ -13,7 +13,9 @@
   function close() {
     if (menu) menu.remove();
     if (state) state.area.removeAttribute('aria-activedescendant');
-    if (state) state.area.setAttribute('aria-expanded', 'false');
+    // aria-expanded is not allowed on a textarea (a textbox); the listbox is announced through
+    // aria-controls and aria-activedescendant instead.
+    if (state) state.area.removeAttribute('aria-controls');
     menu = null;
     state = null;
   }
@@ -83,7 +85,6 @@
       document.body.append(menu);
     }
     state = { area, start: q.start, results, active: 0 };
-    area.setAttribute('aria-expanded', 'true');
     area.setAttribute('aria-controls', 'mention-menu');
     place(area);
     render();
@@ -109,7 +110,6 @@
     if (area.dataset.mentionsReady) return;
     area.dataset.mentionsReady = '1';
     area.setAttribute('aria-autocomplete', 'list');
-    area.setAttribute('aria-expanded', 'false');
     area.addEventListener('input', () => {
       clearTimeout(timer);
       if (!query(area)) return close();
