@@ -13,9 +13,6 @@
   function close() {
     if (menu) menu.remove();
     if (state) state.area.removeAttribute('aria-activedescendant');
-    // aria-expanded is not allowed on a textarea (a textbox); the listbox is announced through
-    // aria-controls and aria-activedescendant instead.
-    if (state) state.area.removeAttribute('aria-controls');
     menu = null;
     state = null;
   }

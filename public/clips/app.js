@@ -7,6 +7,7 @@ import { renderDedup } from './dedup.js';
 import { renderWatch } from './watch.js';
 import { renderServe } from './serve.js';
 import { renderBackup } from './backup.js';
+import { renderPlugins } from './plugins.js';
 import { installUploads } from './upload.js';
 import { caller, announce, capitalise } from './shared.js';
 
@@ -15,6 +16,7 @@ const SCREENS = {
   dedup: { title: 'Duplicates', render: renderDedup },
   watch: { title: 'Watch folders', render: renderWatch },
   serve: { title: 'Serving', render: renderServe },
+  plugins: { title: 'Plugins', render: renderPlugins },
   backup: { title: 'Backup', render: renderBackup },
 };
 

@@ -4,7 +4,7 @@ import { api, query } from './api.js';
 import { h, fill, colorDot, formatSize, timeAgo, clipName, saveBlob } from './dom.js';
 import { PreviewUrls, cardPreview } from './preview.js';
 import { announce, announceError, can, plural, capitalise } from './shared.js';
-import { loadHidden, saveHidden, renderTagTree, tagOptions, newTagForm } from './tags.js';
+import { loadHidden, saveHidden, renderTagTree, tagOptions, newTagForm, editTagForm } from './tags.js';
 import { openClip } from './detail.js';
 import { chooseFiles } from './upload.js';
 
@@ -62,7 +62,21 @@ function renderSide() {
       },
     }),
     can.admin() ? newTagForm(createTag) : null,
+    can.admin() ? editTagForm(view.tags, { onSaved: tagChanged, onDeleted: tagChanged, onError: announceError }) : null,
   );
+}
+
+async function tagChanged(message, id) {
+  await refreshTags();
+  announce(message);
+  view.side.querySelector('.edit-tags')?.setAttribute('open', '');
+  const select = view.side.querySelector('#edit-tag');
+  if (select && view.tags.some((t) => t.id === id)) {
+    select.value = String(id);
+    select.dispatchEvent(new Event('change'));
+  }
+  select?.focus();
+  void loadClips();
 }
 
 async function createTag(name, input) {
@@ -80,6 +94,7 @@ async function createTag(name, input) {
 async function refreshTags() {
   if (!view) return;
   view.tags = await api('GET', '/tags');
+  if (state.tag !== null && !view.tags.some((t) => t.id === state.tag)) state.tag = null;
   renderSide();
   renderBulk();
 }
@@ -192,7 +207,7 @@ function summary(page) {
   if (tag) where.push(`tagged ${tag.name}`);
   if (state.search) where.push(`matching “${state.search}”`);
   if (state.archived === 'true') where.push('in the archive');
-  return h('p', { class: 'summary', id: 'result-summary' }, `${capitalise(plural(page.total, 'clip'))}${where.length ? ` ${where.join(', ')}` : ''}`);
+  return h('p', { class: 'summary', id: 'result-summary', tabindex: '-1' }, `${capitalise(plural(page.total, 'clip'))}${where.length ? ` ${where.join(', ')}` : ''}`);
 }
 
 function emptyState() {
@@ -325,16 +340,20 @@ function tagName(id) {
 async function bulkOp(op, extra = {}) {
   const ids = [...selected];
   if (op === 'delete' && !window.confirm(`Delete ${plural(ids.length, 'clip')} for good?`)) return;
+  let answer;
   try {
-    const answer = await api('POST', `/clips/bulk/${op}`, { ids, ...extra });
-    const n = Object.values(answer ?? {})[0] ?? ids.length;
-    selected.clear();
-    announce(DONE[op](n, extra));
-    await refreshTags();
-    await loadClips();
+    answer = await api('POST', `/clips/bulk/${op}`, { ids, ...extra });
   } catch (e) {
     announceError(e, 'Nothing was changed');
+    return;
   }
+  const n = Object.values(answer ?? {})[0] ?? ids.length;
+  selected.clear();
+  await refreshTags().catch(() => undefined);
+  await loadClips();
+  announce(DONE[op](n, extra));
+  // The buttons just used are gone with the selection: keep the keyboard near the results.
+  document.getElementById('result-summary')?.focus();
 }
 
 async function downloadZip() {

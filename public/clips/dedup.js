@@ -45,8 +45,8 @@ async function load(body) {
                 onclick: async () => {
                   try {
                     await api('POST', `/dedup/${g.oldest_id}/merge`);
-                    announce(`Merged ${g.count} copies of ${g.filename || 'the clip'} into one (tags kept).`);
                     await load(body);
+                    announce(`Merged ${g.count} copies of ${g.filename || 'the clip'} into one (tags kept).`);
                     body.querySelector('button')?.focus();
                   } catch (e) {
                     announceError(e, 'Could not merge');
@@ -75,8 +75,8 @@ async function load(body) {
                 if (!window.confirm('Merge every group, keeping the oldest clip of each?')) return;
                 try {
                   const { removed } = await api('POST', '/dedup/all');
-                  announce(`Merged every group: ${plural(removed, 'duplicate')} removed.`);
                   await load(body);
+                  announce(`Merged every group: ${plural(removed, 'duplicate')} removed.`);
                 } catch (e) {
                   announceError(e, 'Could not merge');
                 }

@@ -5,6 +5,7 @@ import { h, fill, field, formatSize, timeAgo, colorDot, clipName, saveBlob, disp
 import { PreviewUrls, fullPreview } from './preview.js';
 import { announce, announceError, can, clipsChanged } from './shared.js';
 import { tagOptions } from './tags.js';
+import { clipActions } from './plugins.js';
 
 export async function downloadClip(clip) {
   const res = await api('GET', `/clips/${clip.id}/data`, undefined, { raw: true });
@@ -40,7 +41,7 @@ export async function openClip(id, tags) {
     clip = await api('GET', `/clips/${id}`);
     title.textContent = clipName(clip);
     const preview = h('div', { class: 'preview-large' }, h('p', { class: 'hint' }, 'Loading preview…'));
-    fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), await metadata(clip));
+    fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), await clipActions(clip), await metadata(clip));
     fullPreview(clip, urls).then(
       (node) => fill(preview, node),
       (e) => fill(preview, h('p', { class: 'error-banner' }, `No preview: ${e.message}`)),

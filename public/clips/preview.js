@@ -97,7 +97,11 @@ export async function fullPreview(clip, urls) {
   if (kind === 'file') return h('div', { class: 'preview-none' }, fileIcon(clip.content_type, clip.filename), h('p', {}, 'No preview for this type; download it to open it.'));
   if (clip.size > FULL_MAX_BYTES) return tooLarge();
   const url = urls.make(await fetchBlob(clip));
-  if (kind === 'image') return h('img', { class: 'image-full', src: url, alt: `Preview of ${name}` });
+  if (kind === 'image') {
+    const img = h('img', { class: 'image-full', src: url, alt: `Preview of ${name}` });
+    img.addEventListener('error', () => img.replaceWith(h('div', { class: 'preview-none' }, fileIcon(clip.content_type, clip.filename), h('p', {}, 'This browser cannot show this image; download it to open it.'))));
+    return img;
+  }
   if (kind === 'video') return h('video', { class: 'media-full', src: url, controls: true, preload: 'metadata', 'aria-label': `Video ${name}` });
   return h('audio', { class: 'media-full', src: url, controls: true, preload: 'metadata', 'aria-label': `Audio ${name}` });
 }

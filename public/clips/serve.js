@@ -44,8 +44,8 @@ async function load(body) {
                 onclick: async () => {
                   try {
                     await api('DELETE', `/serve/${s.tag_id}`);
-                    announce(`Stopped serving ${s.tag_name}.`);
                     await load(body);
+                    announce(`Stopped serving ${s.tag_name}.`);
                   } catch (e) {
                     announceError(e, 'Could not stop');
                   }
@@ -84,8 +84,8 @@ function startForm(tags, reload) {
     e.preventDefault();
     try {
       const s = await api('POST', '/serve', { tag_id: Number(tag.value), port: Number(port.value || 0), api_access: access.value, bind_all: bindAll.querySelector('input').checked });
-      announce(`Serving ${s.tag_name} at ${s.url}.`);
       await reload();
+      announce(`Serving ${s.tag_name} at ${s.url}.`);
     } catch (err) {
       announceError(err, 'Could not start serving');
     }

@@ -190,3 +190,55 @@ export function newTagForm(onCreated) {
   });
   return form;
 }
+
+/** The admin's rename / recolour / delete form, folded under the tree. */
+export function editTagForm(tags, { onSaved, onDeleted, onError }) {
+  if (!tags.length) return null;
+  const sorted = [...tags].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const select = h('select', { id: 'edit-tag' }, tagOptions(sorted));
+  const name = h('input', { id: 'edit-tag-name', required: true, maxlength: '50' });
+  const color = h('input', { id: 'edit-tag-color', type: 'color' });
+  const current = () => sorted.find((t) => String(t.id) === select.value);
+  const load = () => {
+    const tag = current();
+    name.value = tag?.name ?? '';
+    color.value = /^#[0-9a-fA-F]{6}$/.test(tag?.color ?? '') ? tag.color.toLowerCase() : '#78716c';
+  };
+  select.addEventListener('change', load);
+  load();
+  const remove = h('button', { type: 'button', class: 'danger' }, 'Delete tag');
+  const form = h(
+    'form',
+    { class: 'edit-tag' },
+    h('label', { for: 'edit-tag' }, 'Tag'),
+    select,
+    h('label', { for: 'edit-tag-name' }, 'Name'),
+    name,
+    h('label', { for: 'edit-tag-color' }, 'Colour'),
+    color,
+    h('div', { class: 'inline-row' }, h('button', { type: 'submit' }, 'Save'), remove),
+    h('small', { class: 'hint' }, 'Renaming moves the tags below it too. Deleting keeps its child tags and its clips.'),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const tag = current();
+    try {
+      await api('PUT', `/tags/${tag.id}`, { name: name.value.trim(), color: color.value });
+      await onSaved(`Saved tag ${name.value.trim()}.`, tag.id);
+    } catch (err) {
+      onError(err, 'Could not save the tag');
+      name.focus();
+    }
+  });
+  remove.addEventListener('click', async () => {
+    const tag = current();
+    if (!window.confirm(`Delete the tag ${tag.name}? Its clips stay, without this tag; tags below it stay too.`)) return;
+    try {
+      await api('DELETE', `/tags/${tag.id}`);
+      await onDeleted(`Deleted tag ${tag.name}.`, tag.id);
+    } catch (err) {
+      onError(err, 'Could not delete the tag');
+    }
+  });
+  return h('details', { class: 'edit-tags' }, h('summary', {}, 'Edit tags'), form);
+}

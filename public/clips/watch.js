@@ -25,12 +25,13 @@ async function load(body) {
   const act = async (method, path, message, focusSelector) => {
     try {
       await api(method, path);
-      announce(message);
-      await load(body);
-      if (focusSelector) body.querySelector(focusSelector)?.focus();
     } catch (e) {
       announceError(e, 'Nothing was changed');
+      return;
     }
+    await load(body).catch(() => undefined);
+    announce(message);
+    if (focusSelector) body.querySelector(focusSelector)?.focus();
   };
   const global = h(
     'div',
@@ -134,8 +135,8 @@ function addForm(tags, reload) {
     };
     try {
       const folder = await api('POST', '/watch', body);
-      announce(`Now watching ${folder.path}.`);
       await reload();
+      announce(`Now watching ${folder.path}.`);
     } catch (err) {
       announceError(err, 'Could not watch the folder');
       path.focus();

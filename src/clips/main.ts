@@ -8,6 +8,7 @@ import { BlockList } from 'node:net';
 import { registerBackupRoutes } from './backup/routes.js';
 import { BackupService } from './backup/service.js';
 import { registerBulkRoutes } from './bulk/routes.js';
+import { registerReconcileRoutes } from './storage/routes.js';
 import { CleanupJob } from './cleanup/job.js';
 import { registerClipboardRoutes } from './clipboard/routes.js';
 import { ClipboardService } from './clipboard/service.js';
@@ -34,6 +35,7 @@ import { TagServers } from './serve/manager.js';
 import { ServeRepository } from './serve/repository.js';
 import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
+import { readSetting } from './settings/repository.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
@@ -112,7 +114,10 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
     actionTimeoutMs: config.pluginActionTimeoutMs,
     log,
   });
-  const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, fetchPolicy, log);
+  // A source URL is named by an admin key, who is trusted with the host's network (the contract
+  // installs from 127.0.0.1, T157); what plugins fetch themselves stays under the flag.
+  const sourcePolicy = { ...fetchPolicy, allowPrivate: true };
+  const plugins = new PluginService(pluginRepo, pluginStorage, pluginHost, clips, sourcePolicy, log);
   const backups = new BackupService(ctx, clips, [
     // Plugins let go of the store during the swap and load again afterwards (§10.2): enabled
     // ones receive app:startup after a successful restore.
@@ -159,12 +164,14 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
       { name: 'expired clips', run: () => services.clips.deleteExpired() },
       { name: 'revoked keys', run: () => services.keys.purgeRevoked() },
       { name: 'clipboard temp files', run: () => tempFiles.prune() },
+      { name: 'unreferenced blobs', run: () => store.reconciler.schedule.now() },
     ],
     config.cleanupIntervalMs,
   );
   cleanup.start();
   await watcher.start();
   await plugins.startAll(true);
+  const stopUpdateChecks = plugins.startUpdateChecks(await readSetting(ctx.db, 'plugin_update_interval'));
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,
@@ -187,10 +194,12 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   registerServeRoutes(routes, servers, tags.repo);
   registerBackupRoutes(routes, ctx, backups);
   registerClipboardRoutes(routes, services.clipboard);
+  registerReconcileRoutes(routes, store.reconciler);
   registerPluginRoutes(routes, plugins);
   registerClipUi(app);
 
   const stopBackground = async () => {
+    stopUpdateChecks();
     await pluginHost.unloadAll();
     await watcher.close();
     await cleanup.stop();

@@ -1,5 +1,6 @@
 // Opens the clip store (companion §1.2 steps 1–3): data directory, SQLite with WAL and
-// migrations, and the start-up sweep of stale temp files and orphan blobs.
+// migrations, and the start-up sweep: tmp/ emptied, then a reconciliation removing blobs no row
+// refers to that are older than -orphan-grace-ms (docs/storage.md).
 import { existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -12,9 +13,11 @@ import { ClipEvents } from './events.js';
 import { clipMigrations } from './schema/migrations.js';
 import type { ClipDatabase } from './schema/database.js';
 import { BlobStore } from './storage/blobs.js';
+import { ClipReconciler } from './storage/reconcile.js';
 
 export interface OpenStore {
   ctx: ClipContext;
+  reconciler: ClipReconciler;
   close(): Promise<void>;
 }
 
@@ -34,13 +37,14 @@ export async function openStore(config: ClipConfig, clock: Clock = systemClock, 
   }
   const sqlite = handle.sqlite!;
 
-  const isReferenced = sqlite.prepare('SELECT 1 FROM clips WHERE content_hash = ? LIMIT 1').pluck();
-  const swept = blobs.sweep((hash) => isReferenced.get(hash) !== undefined);
-  if (swept.tmp || swept.orphans) log(`start-up sweep: removed ${swept.tmp} temp files and ${swept.orphans} orphan blobs`);
+  const tmp = blobs.sweepTemp();
+  if (tmp) log(`start-up sweep: removed ${tmp} temp files`);
   for (const hash of sqlite.prepare('SELECT DISTINCT content_hash FROM clips').pluck().iterate() as Iterable<string>) {
     if (!/^[0-9a-f]{64}$/.test(hash) || !blobs.exists(hash)) console.error(`clip content ${hash} is missing from ${blobs.blobDir}`);
   }
 
   const ctx: ClipContext = { db: handle.db, sqlite, clock, events: new ClipEvents(), blobs, config: { ...config, dataDir } };
-  return { ctx, close: () => handle.close() };
+  const reconciler = new ClipReconciler(ctx, log);
+  await reconciler.schedule.now();
+  return { ctx, reconciler, close: () => handle.close() };
 }

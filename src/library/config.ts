@@ -32,6 +32,8 @@ export const libraryFlags = {
   'docs-site-base-url': flag.string('base of the contextual documentation links', 'https://stacks.example/docs', { env: 'DOCS_SITE_BASE_URL' }),
   'docs-links-disabled': flag.bool('hide every contextual documentation link', 'DOCS_LINKS_DISABLED'),
   'mass-edit-filter-limit': flag.int('most entities one filter-targeted mass edit may change', 10000, { env: 'MASS_EDIT_FILTER_LIMIT', min: 1 }),
+  'orphan-grace': flag.duration('age before a stored file no row references (or a stale upload part) is removed by reconciliation', '1h', 'ORPHAN_GRACE'),
+  'reconcile-interval': flag.duration('time between reconciliations of stored files with rows (0 = only at start)', '1h', 'RECONCILE_INTERVAL'),
   'alt-fs': flag.list('additional named filesystem key:path (repeatable); env form FILE_ALT_COUNT, FILE_ALT_NAME_N, FILE_ALT_PATH_N'),
   'max-upload-size': flag.int('body limit in bytes for resource uploads, version uploads and custom thumbnails (0 = unlimited)', 2_147_483_648, { env: 'MAX_UPLOAD_SIZE', min: 0 }),
   'ffmpeg-path': flag.string('ffmpeg for video thumbnails and trim (empty = look on PATH)', '', { env: 'FFMPEG_PATH' }),
@@ -105,6 +107,8 @@ export interface LibraryConfig {
   };
   /** Ceiling of a filter-targeted mass edit. */
   massEditFilterLimit: number;
+  /** File reconciliation (docs/storage.md): grace period and period, in milliseconds. */
+  reconcile: { graceMs: number; intervalMs: number };
   /** Timeouts of server-side fetches, in milliseconds. */
   remote: { connectTimeoutMs: number; idleTimeoutMs: number; overallTimeoutMs: number };
   /** MRQL boot settings (companion §1.8.2, mrql.md §13). */
@@ -289,6 +293,7 @@ export function toLibraryConfig(f: LibraryFlags, env: NodeJS.ProcessEnv = proces
     jsonBodyLimit: f['max-json-body'] || 64 * 1024 * 1024,
     logRequests: !f.quiet,
     massEditFilterLimit: f['mass-edit-filter-limit'],
+    reconcile: { graceMs: f['orphan-grace'], intervalMs: f['reconcile-interval'] },
     maxJobConcurrency: f['max-job-concurrency'],
     boot: {
       downloadFailedRetentionMs: f['download-failed-retention'],

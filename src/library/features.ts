@@ -31,6 +31,7 @@ import { searchFeature } from './search/feature.js';
 import { exportsFeature } from './exports/feature.js';
 import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
+import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
@@ -55,7 +56,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const ui = uiFeature(host);
   const { categories, noteTypes } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
-  groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
   const queries = queriesFeature(host).service;
@@ -67,15 +68,16 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
   downloadJobsFeature(host, resourceFeature.importDownload);
+  reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
   startTransferSweeps(app, lib, exportStore, importStore);
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
-  notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log);
+  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
 
   return { share, mrql, plugins };
 }

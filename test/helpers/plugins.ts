@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestLibrary, type TestLibrary } from './library.js';
 
-export interface PluginTestLibrary extends TestLibrary {
+export interface PluginTestLibrary extends Omit<TestLibrary, 'restart'> {
+  /** Restarts on the same database and plugin directory (the log starts empty again). */
+  restart(extraArgs?: string[]): Promise<PluginTestLibrary>;
   pluginDir: string;
   logs: string[];
   enable(name: string): Promise<{ status: number; body: Record<string, unknown> }>;
@@ -31,13 +33,13 @@ export async function startWithPlugins(plugins: Record<string, string>, extraArg
 }
 
 export function withHelpers(lib: TestLibrary, pluginDir: string, logs: string[]): PluginTestLibrary {
+  const restart = lib.restart.bind(lib);
   const post = async (path: string, name: string) => {
     const r = await lib.form(path, [['name', name]], { accept: 'application/json' });
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
   };
-  const restart = lib.restart.bind(lib);
   const records = async () => (await lib.json<Record<string, unknown>[]>('GET', '/v1/plugins/manage')).body;
-  return Object.assign(lib, {
+  return Object.assign(lib as Omit<TestLibrary, 'restart'>, {
     pluginDir,
     logs,
     enable: (name: string) => post('/v1/plugin/enable', name),

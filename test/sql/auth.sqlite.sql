@@ -146,3 +146,98 @@ DELETE FROM "api_tokens"
 WHERE
   "user_id" = ?;
 -- params: [7]
+
+-- VisibilityRepository.visibleIds (resources, confined)
+SELECT
+  "resources"."id" AS "id"
+FROM
+  "resources"
+WHERE
+  "resources"."id" IN (?, ?)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+ORDER BY
+  "resources"."id";
+-- params: [1,2,3]
+
+-- VisibilityRepository.visibleIds (groups, confined)
+SELECT
+  "groups"."id" AS "id"
+FROM
+  "groups"
+WHERE
+  "groups"."id" IN (?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+ORDER BY
+  "groups"."id";
+-- params: [4,3]
+
+-- VisibilityRepository.visibleIds (notes, no scope group: nothing)
+SELECT
+  "notes"."id" AS "id"
+FROM
+  "notes"
+WHERE
+  "notes"."id" IN (?)
+  AND 1 = 0
+ORDER BY
+  "notes"."id";
+-- params: [5]
+
+-- VisibilityRepository.visibleIds (everything)
+SELECT
+  "notes"."id" AS "id"
+FROM
+  "notes"
+WHERE
+  "notes"."id" IN (?)
+ORDER BY
+  "notes"."id";
+-- params: [5]

@@ -4,7 +4,7 @@ SELECT
 FROM
   "categories"
 WHERE
-  "id" = $1;
+  "categories"."id" = $1;
 -- params: [7]
 
 -- CarrierRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "categories"
 WHERE
-  "id" IN ($1, $2)
+  "categories"."id" IN ($1, $2)
 ORDER BY
-  "id";
+  "categories"."id";
 -- params: [1,2]
 
 -- CarrierRepository.page
@@ -112,13 +112,13 @@ SET
   "meta_schema" = $2,
   "updated_at" = $3
 WHERE
-  "id" = $4;
+  "categories"."id" = $4;
 -- params: ["People","{\"type\":\"object\"}","2024-06-01T12:00:00.000Z",7]
 
 -- CarrierRepository.remove
 DELETE FROM "categories"
 WHERE
-  "id" IN ($1);
+  "categories"."id" IN ($1);
 -- params: [7]
 
 -- CarrierRepository.options
@@ -171,7 +171,7 @@ SELECT
 FROM
   "note_types"
 WHERE
-  "id" = $1;
+  "note_types"."id" = $1;
 -- params: [5]
 
 -- CarrierRepository.members (note types type notes)

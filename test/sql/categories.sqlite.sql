@@ -4,7 +4,7 @@ SELECT
 FROM
   "categories"
 WHERE
-  "id" = ?;
+  "categories"."id" = ?;
 -- params: [7]
 
 -- CarrierRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "categories"
 WHERE
-  "id" IN (?, ?)
+  "categories"."id" IN (?, ?)
 ORDER BY
-  "id";
+  "categories"."id";
 -- params: [1,2]
 
 -- CarrierRepository.page
@@ -112,13 +112,13 @@ SET
   "meta_schema" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "categories"."id" = ?;
 -- params: ["People","{\"type\":\"object\"}","2024-06-01T12:00:00.000Z",7]
 
 -- CarrierRepository.remove
 DELETE FROM "categories"
 WHERE
-  "id" IN (?);
+  "categories"."id" IN (?);
 -- params: [7]
 
 -- CarrierRepository.options
@@ -171,7 +171,7 @@ SELECT
 FROM
   "note_types"
 WHERE
-  "id" = ?;
+  "note_types"."id" = ?;
 -- params: [5]
 
 -- CarrierRepository.members (note types type notes)

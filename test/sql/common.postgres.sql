@@ -4,7 +4,7 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" = $1;
+  "series"."id" = $1;
 -- params: [1]
 
 -- NamedRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" IN ($1, $2)
+  "series"."id" IN ($1, $2)
 ORDER BY
-  "id";
+  "series"."id";
 -- params: [1,2]
 
 -- NamedRepository.page (filters and sort)
@@ -93,11 +93,11 @@ SET
   "name" = $1,
   "updated_at" = $2
 WHERE
-  "id" = $3;
+  "series"."id" = $3;
 -- params: ["b","2024-06-01T12:00:00.000Z",1]
 
 -- NamedRepository.remove
 DELETE FROM "series"
 WHERE
-  "id" IN ($1);
+  "series"."id" IN ($1);
 -- params: [1]

@@ -4,7 +4,7 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" = ?;
+  "series"."id" = ?;
 -- params: [1]
 
 -- NamedRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" IN (?, ?)
+  "series"."id" IN (?, ?)
 ORDER BY
-  "id";
+  "series"."id";
 -- params: [1,2]
 
 -- NamedRepository.page (filters and sort)
@@ -93,11 +93,11 @@ SET
   "name" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "series"."id" = ?;
 -- params: ["b","2024-06-01T12:00:00.000Z",1]
 
 -- NamedRepository.remove
 DELETE FROM "series"
 WHERE
-  "id" IN (?);
+  "series"."id" IN (?);
 -- params: [1]

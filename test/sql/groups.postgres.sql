@@ -4,8 +4,33 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" = $1;
--- params: [7]
+  "groups"."id" = $1
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,3]
 
 -- GroupRepository.findByName
 SELECT
@@ -24,24 +49,75 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" IN ($1, $2)
+  "groups"."id" IN ($1, $2)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
-  "id";
--- params: [1,2]
+  "groups"."id";
+-- params: [1,2,3]
 
 -- GroupRepository.page
 SELECT
   "groups".*
 FROM
   "groups"
+WHERE
+  "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
 LIMIT
-  $1
+  $2
 OFFSET
-  $2;
--- params: [50,0]
+  $3;
+-- params: [3,50,0]
 
 -- GroupRepository.page (name widened to parents and children, exact)
 SELECT
@@ -70,14 +146,39 @@ WHERE
         AND "nc"."name" = $3
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $4
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
 LIMIT
-  $4
+  $5
 OFFSET
-  $5;
--- params: ["Home","Home","Home",50,0]
+  $6;
+-- params: ["Home","Home","Home",3,50,0]
 
 -- GroupRepository.page (tags widened, description, url, dates)
 SELECT
@@ -149,14 +250,39 @@ WHERE
         AND gt.tag_id = $10
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $11
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
 LIMIT
-  $11
+  $12
 OFFSET
-  $12;
--- params: ["%trip%","%example%","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z",1,1,1,2,2,2,50,0]
+  $13;
+-- params: ["%trip%","%example%","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z",1,1,1,2,2,2,3,50,0]
 
 -- GroupRepository.page (groups, notes, resources)
 SELECT
@@ -216,14 +342,39 @@ WHERE
         AND o.owner_id = "groups".id
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $7
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
 LIMIT
-  $7
+  $8
 OFFSET
-  $8;
--- params: [3,3,4,4,5,5,50,0]
+  $9;
+-- params: [3,3,4,4,5,5,3,50,0]
 
 -- GroupRepository.page (categories, owner, ids, relation side, sorted by meta)
 SELECT
@@ -243,16 +394,41 @@ WHERE
     WHERE
       rt.id = $7
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $8
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   ("groups"."meta" #>> '{rank}') DESC NULLS LAST,
   "groups"."name" ASC NULLS LAST,
   "groups"."created_at" DESC,
   "groups"."id" DESC
 LIMIT
-  $8
+  $9
 OFFSET
-  $9;
--- params: [1,2,1,3,4,5,6,50,100]
+  $10;
+-- params: [1,2,1,3,4,5,6,3,50,100]
 
 -- GroupRepository.page (MetaQuery with parent. and child., MRQL)
 SELECT
@@ -292,14 +468,39 @@ WHERE
         )
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $5
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
 LIMIT
-  $5
+  $6
 OFFSET
-  $6;
--- params: ["trip%","3","%north%","10",50,0]
+  $7;
+-- params: ["trip%","3","%north%","10",3,50,0]
 
 -- GroupRepository.count
 SELECT
@@ -307,8 +508,33 @@ SELECT
 FROM
   "groups"
 WHERE
-  ("groups"."name" ILIKE CAST($1 AS text) ESCAPE '\');
--- params: ["%trip%"]
+  ("groups"."name" ILIKE CAST($1 AS text) ESCAPE '\')
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["%trip%",3]
 
 -- GroupRepository.timeline
 SELECT
@@ -356,17 +582,42 @@ WHERE
         AND gt.tag_id = $9
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $10
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
   AND (
     (
-      "groups"."created_at" >= $10
-      AND "groups"."created_at" < $11
+      "groups"."created_at" >= $11
+      AND "groups"."created_at" < $12
     )
     OR (
-      "groups"."updated_at" >= $12
-      AND "groups"."updated_at" < $13
+      "groups"."updated_at" >= $13
+      AND "groups"."updated_at" < $14
     )
   );
--- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z",1,"2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z"]
+-- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z",1,3,"2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z"]
 
 -- GroupRepository.matchingIds
 SELECT
@@ -376,11 +627,36 @@ FROM
 WHERE
   "groups".name LIKE $1
   AND ("groups"."name" ILIKE CAST($2 AS text) ESCAPE '\')
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."id"
 LIMIT
-  $3;
--- params: ["trip%","%trip%",501]
+  $4;
+-- params: ["trip%","%trip%",3,501]
 
 -- GroupRepository.insert
 INSERT INTO
@@ -411,14 +687,64 @@ SET
   "meta" = $4,
   "updated_at" = $5
 WHERE
-  "id" = $6;
--- params: ["Away",3,null,"{\"a\":1}","2024-06-01T12:00:00.000Z",7]
+  "groups"."id" = $6
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $7
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["Away",3,null,"{\"a\":1}","2024-06-01T12:00:00.000Z",7,3]
 
 -- GroupRepository.remove
 DELETE FROM "groups"
 WHERE
-  "id" IN ($1, $2);
--- params: [7,8]
+  "groups"."id" IN ($1, $2)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,8,3]
 
 -- GroupRepository.children
 SELECT
@@ -427,11 +753,36 @@ FROM
   "groups"
 WHERE
   "owner_id" = $1
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "name"
 LIMIT
-  $2;
--- params: [7,50]
+  $3;
+-- params: [7,3,50]
 
 -- GroupRepository.relatedGroups
 SELECT
@@ -441,11 +792,36 @@ FROM
   INNER JOIN "groups" ON "groups"."id" = "rg"."related_group_id"
 WHERE
   "rg"."group_id" = $1
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."name"
 LIMIT
-  $2;
--- params: [7,50]
+  $3;
+-- params: [7,3,50]
 
 -- GroupRepository.ancestors
 WITH RECURSIVE
@@ -478,6 +854,40 @@ FROM
 ORDER BY
   chain.depth DESC;
 -- params: [7]
+
+-- GroupRepository.visibleAmong
+SELECT
+  "groups"."id"
+FROM
+  "groups"
+WHERE
+  "groups"."id" IN ($1, $2)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [1,7,3]
 
 -- GroupRepository.wouldCreateCycle
 WITH RECURSIVE
@@ -525,13 +935,38 @@ FROM
   "groups" g
   LEFT JOIN categories c ON c.id = g.category_id
 WHERE
-  g.owner_id IS NULL
+  g.id = $1
+  AND "g"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   lower(g.name),
   g.id
 LIMIT
-  $1;
--- params: [50]
+  $3;
+-- params: [3,3,50]
 
 -- GroupRepository.treeChildren (of a parent)
 SELECT
@@ -552,12 +987,37 @@ FROM
   LEFT JOIN categories c ON c.id = g.category_id
 WHERE
   g.owner_id = $1
+  AND "g"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   lower(g.name),
   g.id
 LIMIT
-  $2;
--- params: [7,100]
+  $3;
+-- params: [7,3,100]
 
 -- GroupRepository.setTags
 DELETE FROM "group_tags"
@@ -623,13 +1083,38 @@ SELECT
 FROM
   "resources"
 WHERE
-  "resources"."owner_id" = $1
+  "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "resources"."owner_id" = $2
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
-  $2;
--- params: [7,5]
+  $3;
+-- params: [3,7,5]
 
 -- GroupRepository.resourceStubs (related)
 SELECT
@@ -642,13 +1127,38 @@ FROM
   "resources"
   INNER JOIN "groups_related_resources" AS "rr" ON "rr"."resource_id" = "resources"."id"
 WHERE
-  "rr"."group_id" = $1
+  "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "rr"."group_id" = $2
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
-  $2;
--- params: [7,5]
+  $3;
+-- params: [3,7,5]
 
 -- GroupRepository.noteStubs (owned)
 SELECT
@@ -659,13 +1169,38 @@ SELECT
 FROM
   "notes"
 WHERE
-  "notes"."owner_id" = $1
+  "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "notes"."owner_id" = $2
 ORDER BY
   "notes"."created_at" DESC,
   "notes"."id" DESC
 LIMIT
-  $2;
--- params: [7,50]
+  $3;
+-- params: [3,7,50]
 
 -- GroupRepository.noteStubs (related)
 SELECT
@@ -677,13 +1212,38 @@ FROM
   "notes"
   INNER JOIN "groups_related_notes" AS "rn" ON "rn"."note_id" = "notes"."id"
 WHERE
-  "rn"."group_id" = $1
+  "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "rn"."group_id" = $2
 ORDER BY
   "notes"."created_at" DESC,
   "notes"."id" DESC
 LIMIT
-  $2;
--- params: [7,50]
+  $3;
+-- params: [3,7,50]
 
 -- GroupCopyRepository.copyLinks
 INSERT INTO

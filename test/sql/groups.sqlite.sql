@@ -4,8 +4,33 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" = ?;
--- params: [7]
+  "groups"."id" = ?
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,3]
 
 -- GroupRepository.findByName
 SELECT
@@ -24,16 +49,67 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" IN (?, ?)
+  "groups"."id" IN (?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
-  "id";
--- params: [1,2]
+  "groups"."id";
+-- params: [1,2,3]
 
 -- GroupRepository.page
 SELECT
   "groups".*
 FROM
   "groups"
+WHERE
+  "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
@@ -41,7 +117,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [50,0]
+-- params: [3,50,0]
 
 -- GroupRepository.page (name widened to parents and children, exact)
 SELECT
@@ -70,6 +146,31 @@ WHERE
         AND "nc"."name" = ?
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
@@ -77,7 +178,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: ["Home","Home","Home",50,0]
+-- params: ["Home","Home","Home",3,50,0]
 
 -- GroupRepository.page (tags widened, description, url, dates)
 SELECT
@@ -149,6 +250,31 @@ WHERE
         AND gt.tag_id = ?
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
@@ -156,7 +282,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: ["%trip%","%example%","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z",1,1,1,2,2,2,50,0]
+-- params: ["%trip%","%example%","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z",1,1,1,2,2,2,3,50,0]
 
 -- GroupRepository.page (groups, notes, resources)
 SELECT
@@ -216,6 +342,31 @@ WHERE
         AND o.owner_id = "groups".id
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
@@ -223,7 +374,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [3,3,4,4,5,5,50,0]
+-- params: [3,3,4,4,5,5,3,50,0]
 
 -- GroupRepository.page (categories, owner, ids, relation side, sorted by meta)
 SELECT
@@ -243,6 +394,31 @@ WHERE
     WHERE
       rt.id = ?
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   json_extract("groups"."meta", '$.rank') DESC NULLS LAST,
   "groups"."name" ASC NULLS LAST,
@@ -252,7 +428,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [1,2,1,3,4,5,6,50,100]
+-- params: [1,2,1,3,4,5,6,3,50,100]
 
 -- GroupRepository.page (MetaQuery with parent. and child., MRQL)
 SELECT
@@ -292,6 +468,31 @@ WHERE
         )
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."created_at" DESC,
   "groups"."id" DESC
@@ -299,7 +500,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: ["trip%",3,"%north%",10,50,0]
+-- params: ["trip%",3,"%north%",10,3,50,0]
 
 -- GroupRepository.count
 SELECT
@@ -307,8 +508,33 @@ SELECT
 FROM
   "groups"
 WHERE
-  (lower("groups"."name") LIKE lower(?) ESCAPE '\');
--- params: ["%trip%"]
+  (lower("groups"."name") LIKE lower(?) ESCAPE '\')
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["%trip%",3]
 
 -- GroupRepository.timeline
 SELECT
@@ -356,6 +582,31 @@ WHERE
         AND gt.tag_id = ?
     )
   )
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
   AND (
     (
       "groups"."created_at" >= ?
@@ -366,7 +617,7 @@ WHERE
       AND "groups"."updated_at" < ?
     )
   );
--- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z",1,"2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z"]
+-- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-03-01T00:00:00.000Z",1,3,"2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-03-01T00:00:00.000Z"]
 
 -- GroupRepository.matchingIds
 SELECT
@@ -376,11 +627,36 @@ FROM
 WHERE
   "groups".name LIKE ?
   AND (lower("groups"."name") LIKE lower(?) ESCAPE '\')
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."id"
 LIMIT
   ?;
--- params: ["trip%","%trip%",501]
+-- params: ["trip%","%trip%",3,501]
 
 -- GroupRepository.insert
 INSERT INTO
@@ -411,14 +687,64 @@ SET
   "meta" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
--- params: ["Away",3,null,"{\"a\":1}","2024-06-01T12:00:00.000Z",7]
+  "groups"."id" = ?
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["Away",3,null,"{\"a\":1}","2024-06-01T12:00:00.000Z",7,3]
 
 -- GroupRepository.remove
 DELETE FROM "groups"
 WHERE
-  "id" IN (?, ?);
--- params: [7,8]
+  "groups"."id" IN (?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,8,3]
 
 -- GroupRepository.children
 SELECT
@@ -427,11 +753,36 @@ FROM
   "groups"
 WHERE
   "owner_id" = ?
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "name"
 LIMIT
   ?;
--- params: [7,50]
+-- params: [7,3,50]
 
 -- GroupRepository.relatedGroups
 SELECT
@@ -441,11 +792,36 @@ FROM
   INNER JOIN "groups" ON "groups"."id" = "rg"."related_group_id"
 WHERE
   "rg"."group_id" = ?
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."name"
 LIMIT
   ?;
--- params: [7,50]
+-- params: [7,3,50]
 
 -- GroupRepository.ancestors
 WITH RECURSIVE
@@ -478,6 +854,40 @@ FROM
 ORDER BY
   chain.depth DESC;
 -- params: [7]
+
+-- GroupRepository.visibleAmong
+SELECT
+  "groups"."id"
+FROM
+  "groups"
+WHERE
+  "groups"."id" IN (?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [1,7,3]
 
 -- GroupRepository.wouldCreateCycle
 WITH RECURSIVE
@@ -525,13 +935,38 @@ FROM
   "groups" g
   LEFT JOIN categories c ON c.id = g.category_id
 WHERE
-  g.owner_id IS NULL
+  g.id = ?
+  AND "g"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   lower(g.name),
   g.id
 LIMIT
   ?;
--- params: [50]
+-- params: [3,3,50]
 
 -- GroupRepository.treeChildren (of a parent)
 SELECT
@@ -552,12 +987,37 @@ FROM
   LEFT JOIN categories c ON c.id = g.category_id
 WHERE
   g.owner_id = ?
+  AND "g"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   lower(g.name),
   g.id
 LIMIT
   ?;
--- params: [7,100]
+-- params: [7,3,100]
 
 -- GroupRepository.setTags
 DELETE FROM "group_tags"
@@ -623,13 +1083,38 @@ SELECT
 FROM
   "resources"
 WHERE
-  "resources"."owner_id" = ?
+  "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "resources"."owner_id" = ?
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
   ?;
--- params: [7,5]
+-- params: [3,7,5]
 
 -- GroupRepository.resourceStubs (related)
 SELECT
@@ -642,13 +1127,38 @@ FROM
   "resources"
   INNER JOIN "groups_related_resources" AS "rr" ON "rr"."resource_id" = "resources"."id"
 WHERE
-  "rr"."group_id" = ?
+  "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "rr"."group_id" = ?
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
   ?;
--- params: [7,5]
+-- params: [3,7,5]
 
 -- GroupRepository.noteStubs (owned)
 SELECT
@@ -659,13 +1169,38 @@ SELECT
 FROM
   "notes"
 WHERE
-  "notes"."owner_id" = ?
+  "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "notes"."owner_id" = ?
 ORDER BY
   "notes"."created_at" DESC,
   "notes"."id" DESC
 LIMIT
   ?;
--- params: [7,50]
+-- params: [3,7,50]
 
 -- GroupRepository.noteStubs (related)
 SELECT
@@ -677,13 +1212,38 @@ FROM
   "notes"
   INNER JOIN "groups_related_notes" AS "rn" ON "rn"."note_id" = "notes"."id"
 WHERE
-  "rn"."group_id" = ?
+  "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "rn"."group_id" = ?
 ORDER BY
   "notes"."created_at" DESC,
   "notes"."id" DESC
 LIMIT
   ?;
--- params: [7,50]
+-- params: [3,7,50]
 
 -- GroupCopyRepository.copyLinks
 INSERT INTO

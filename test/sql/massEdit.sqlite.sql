@@ -4,8 +4,33 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" IN (?, ?, ?);
--- params: [1,2,3]
+  "id" IN (?, ?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [1,2,3,3]
 
 -- ContentRepository.existingIds (tags)
 SELECT

@@ -4,8 +4,33 @@ SELECT
 FROM
   "notes"
 WHERE
-  "id" = ?;
--- params: [7]
+  "notes"."id" = ?
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,3]
 
 -- NoteRepository.findByName
 SELECT
@@ -24,16 +49,67 @@ SELECT
 FROM
   "notes"
 WHERE
-  "id" IN (?, ?, ?)
+  "notes"."id" IN (?, ?, ?)
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
-  "id";
--- params: [1,2,3]
+  "notes"."id";
+-- params: [1,2,3,3]
 
 -- NoteRepository.page
 SELECT
   "notes".*
 FROM
   "notes"
+WHERE
+  "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "notes"."created_at" DESC,
   "notes"."id" DESC
@@ -41,7 +117,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [50,0]
+-- params: [3,50,0]
 
 -- NoteRepository.page (every filter)
 SELECT
@@ -96,6 +172,31 @@ WHERE
   AND "notes"."note_type_id" IN (?, ?)
   AND "notes"."share_token" IS NOT NULL
   AND ((CAST(json_extract("notes"."meta", '$.colour') AS TEXT) LIKE ? ESCAPE '\'))
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   json_extract("notes"."meta", '$.colour') DESC NULLS LAST,
   "notes"."start_date" ASC NULLS LAST,
@@ -105,7 +206,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: ["name ~ \"trip\"","%trip%","%sea%","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-06-30T00:00:00.000Z","2024-06-01T00:00:00.000Z","2024-07-31T00:00:00.000Z","2024-07-01T00:00:00.000Z",4,1,2,5,5,10,11,3,3,6,"%red%",50,100]
+-- params: ["name ~ \"trip\"","%trip%","%sea%","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-06-30T00:00:00.000Z","2024-06-01T00:00:00.000Z","2024-07-31T00:00:00.000Z","2024-07-01T00:00:00.000Z",4,1,2,5,5,10,11,3,3,6,"%red%",3,50,100]
 
 -- NoteRepository.count
 SELECT
@@ -113,8 +214,33 @@ SELECT
 FROM
   "notes"
 WHERE
-  "notes"."share_token" IS NULL;
--- params: []
+  "notes"."share_token" IS NULL
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [3]
 
 -- NoteRepository.timeline
 SELECT
@@ -137,6 +263,31 @@ FROM
   "notes"
 WHERE
   lower("notes"."name") LIKE lower(?) ESCAPE '\'
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
   AND (
     (
       "notes"."created_at" >= ?
@@ -147,7 +298,7 @@ WHERE
       AND "notes"."updated_at" < ?
     )
   );
--- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%trip%","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
+-- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%trip%",3,"2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
 
 -- NoteRepository.matchingIds
 SELECT
@@ -164,11 +315,36 @@ WHERE
       nt.note_id = notes.id
       AND nt.tag_id = ?
   )
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "notes"."id"
 LIMIT
   ?;
--- params: [1,1001]
+-- params: [1,3,1001]
 
 -- NoteRepository.insert
 INSERT INTO
@@ -198,23 +374,98 @@ SET
   "description" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
--- params: ["journal","text","2024-06-01T12:00:00.000Z",7]
+  "notes"."id" = ?
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["journal","text","2024-06-01T12:00:00.000Z",7,3]
 
 -- NoteRepository.remove
 DELETE FROM "notes"
 WHERE
-  "id" IN (?, ?);
--- params: [7,8]
+  "notes"."id" IN (?, ?)
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,8,3]
 
 -- NoteRepository.existing (groups)
 SELECT
-  "id"
+  "groups"."id"
 FROM
   "groups"
 WHERE
-  "id" IN (?, ?);
--- params: [4,5]
+  "groups"."id" IN (?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [4,5,3]
 
 -- NoteRepository.setLinks (tags)
 DELETE FROM "note_tags"
@@ -232,6 +483,57 @@ VALUES
 -- NoteRepository.setLinks (resources, cleared)
 DELETE FROM "resource_notes"
 WHERE
+  "note_id" = ?
+  AND (
+    EXISTS (
+      SELECT
+        1
+      FROM
+        "resources" vis_e
+      WHERE
+        vis_e.id = "resource_notes"."resource_id"
+        AND "vis_e"."owner_id" IN (
+          WITH RECURSIVE
+            scope_tree (id, depth) AS (
+              SELECT
+                id,
+                0
+              FROM
+                "groups"
+              WHERE
+                id = ?
+              UNION
+              SELECT
+                g.id,
+                s.depth + 1
+              FROM
+                "groups" g
+                JOIN scope_tree s ON g.owner_id = s.id
+              WHERE
+                s.depth < 50
+            )
+          SELECT
+            id
+          FROM
+            scope_tree
+        )
+    )
+    OR NOT EXISTS (
+      SELECT
+        1
+      FROM
+        "resources" far
+      WHERE
+        far.id = "resource_notes"."resource_id"
+    )
+  );
+-- params: [7,3]
+
+SELECT
+  "resource_id" AS "id"
+FROM
+  "resource_notes"
+WHERE
   "note_id" = ?;
 -- params: [7]
 
@@ -244,9 +546,34 @@ FROM
   INNER JOIN "groups" ON "groups"."id" = "rn"."group_id"
 WHERE
   "rn"."note_id" IN (?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."name";
--- params: [7,8]
+-- params: [7,8,3]
 
 -- NoteRepository.resourcesOf
 SELECT
@@ -264,10 +591,35 @@ FROM
   INNER JOIN "resources" AS "r" ON "r"."id" = "rn"."resource_id"
 WHERE
   "rn"."note_id" IN (?)
+  AND "r"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "r"."name",
   "r"."id";
--- params: [7]
+-- params: [7,3]
 
 -- NoteRepository.group
 SELECT
@@ -275,8 +627,33 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" = ?;
--- params: [4]
+  "groups"."id" = ?
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [4,3]
 
 -- NoteRepository.noteTypes
 SELECT

@@ -4,7 +4,7 @@ SELECT
 FROM
   "template_partials"
 WHERE
-  "id" = $1;
+  "template_partials"."id" = $1;
 -- params: [7]
 
 -- PartialRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "template_partials"
 WHERE
-  "id" IN ($1, $2)
+  "template_partials"."id" IN ($1, $2)
 ORDER BY
-  "id";
+  "template_partials"."id";
 -- params: [1,2]
 
 -- PartialRepository.page
@@ -100,11 +100,11 @@ SET
   "content" = $1,
   "updated_at" = $2
 WHERE
-  "id" = $3;
+  "template_partials"."id" = $3;
 -- params: ["y","2024-06-01T12:00:00.000Z",7]
 
 -- PartialRepository.remove
 DELETE FROM "template_partials"
 WHERE
-  "id" IN ($1);
+  "template_partials"."id" IN ($1);
 -- params: [7]

@@ -4,7 +4,7 @@ SELECT
 FROM
   "template_partials"
 WHERE
-  "id" = ?;
+  "template_partials"."id" = ?;
 -- params: [7]
 
 -- PartialRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "template_partials"
 WHERE
-  "id" IN (?, ?)
+  "template_partials"."id" IN (?, ?)
 ORDER BY
-  "id";
+  "template_partials"."id";
 -- params: [1,2]
 
 -- PartialRepository.page
@@ -100,11 +100,11 @@ SET
   "content" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "template_partials"."id" = ?;
 -- params: ["y","2024-06-01T12:00:00.000Z",7]
 
 -- PartialRepository.remove
 DELETE FROM "template_partials"
 WHERE
-  "id" IN (?);
+  "template_partials"."id" IN (?);
 -- params: [7]

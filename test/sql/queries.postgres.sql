@@ -4,7 +4,7 @@ SELECT
 FROM
   "queries"
 WHERE
-  "id" = $1;
+  "queries"."id" = $1;
 -- params: [7]
 
 -- QueryRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "queries"
 WHERE
-  "id" IN ($1, $2)
+  "queries"."id" IN ($1, $2)
 ORDER BY
-  "id";
+  "queries"."id";
 -- params: [1,2]
 
 -- QueryRepository.page
@@ -117,13 +117,13 @@ SET
   "text" = $1,
   "updated_at" = $2
 WHERE
-  "id" = $3;
+  "queries"."id" = $3;
 -- params: ["SELECT 2","2024-06-01T12:00:00.000Z",7]
 
 -- QueryRepository.remove
 DELETE FROM "queries"
 WHERE
-  "id" IN ($1);
+  "queries"."id" IN ($1);
 -- params: [7]
 
 -- QueryRepository.columns

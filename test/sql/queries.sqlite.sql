@@ -4,7 +4,7 @@ SELECT
 FROM
   "queries"
 WHERE
-  "id" = ?;
+  "queries"."id" = ?;
 -- params: [7]
 
 -- QueryRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "queries"
 WHERE
-  "id" IN (?, ?)
+  "queries"."id" IN (?, ?)
 ORDER BY
-  "id";
+  "queries"."id";
 -- params: [1,2]
 
 -- QueryRepository.page
@@ -117,13 +117,13 @@ SET
   "text" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "queries"."id" = ?;
 -- params: ["SELECT 2","2024-06-01T12:00:00.000Z",7]
 
 -- QueryRepository.remove
 DELETE FROM "queries"
 WHERE
-  "id" IN (?);
+  "queries"."id" IN (?);
 -- params: [7]
 
 -- QueryRepository.columns

@@ -4,7 +4,7 @@ SELECT
 FROM
   "group_relation_types"
 WHERE
-  "id" = ?;
+  "group_relation_types"."id" = ?;
 -- params: [7]
 
 -- RelationTypeRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "group_relation_types"
 WHERE
-  "id" IN (?, ?)
+  "group_relation_types"."id" IN (?, ?)
 ORDER BY
-  "id";
+  "group_relation_types"."id";
 -- params: [1,2]
 
 -- RelationTypeRepository.page
@@ -161,13 +161,13 @@ SET
   "to_category_id" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "group_relation_types"."id" = ?;
 -- params: ["employs",2,1,"2024-06-01T12:00:00.000Z",7]
 
 -- RelationTypeRepository.remove
 DELETE FROM "group_relation_types"
 WHERE
-  "id" IN (?);
+  "group_relation_types"."id" IN (?);
 -- params: [7]
 
 -- RelationTypeRepository.findByEnds
@@ -237,8 +237,60 @@ SELECT
 FROM
   "group_relations"
 WHERE
-  "id" = ?;
--- params: [9]
+  "group_relations"."id" = ?
+  AND (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  );
+-- params: [9,3,3]
 
 -- RelationRepository.findByName
 SELECT
@@ -257,16 +309,121 @@ SELECT
 FROM
   "group_relations"
 WHERE
-  "id" IN (?, ?)
+  "group_relations"."id" IN (?, ?)
+  AND (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  )
 ORDER BY
-  "id";
--- params: [9,10]
+  "group_relations"."id";
+-- params: [9,10,3,3]
 
 -- RelationRepository.page
 SELECT
   "group_relations".*
 FROM
   "group_relations"
+WHERE
+  (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  )
 ORDER BY
   "group_relations"."created_at" DESC,
   "group_relations"."id" DESC
@@ -274,14 +431,67 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [50,0]
+-- params: [3,3,50,0]
 
 -- RelationRepository.count
 SELECT
   count(*) AS "n"
 FROM
-  "group_relations";
--- params: []
+  "group_relations"
+WHERE
+  (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  );
+-- params: [3,3]
 
 -- RelationRepository.timeline
 SELECT
@@ -304,6 +514,58 @@ FROM
   "group_relations"
 WHERE
   (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  )
+  AND (
     (
       "group_relations"."created_at" >= ?
       AND "group_relations"."created_at" < ?
@@ -313,7 +575,7 @@ WHERE
       AND "group_relations"."updated_at" < ?
     )
   );
--- params: ["2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z"]
+-- params: ["2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z",3,3,"2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2025-01-01T00:00:00.000Z"]
 
 -- RelationRepository.update
 UPDATE "group_relations"
@@ -324,14 +586,118 @@ SET
   "relation_type_id" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
--- params: ["step",3,4,7,"2024-06-01T12:00:00.000Z",9]
+  "group_relations"."id" = ?
+  AND (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  );
+-- params: ["step",3,4,7,"2024-06-01T12:00:00.000Z",9,3,3]
 
 -- RelationRepository.remove
 DELETE FROM "group_relations"
 WHERE
-  "id" IN (?);
--- params: [9]
+  "group_relations"."id" IN (?)
+  AND (
+    "group_relations"."from_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    AND "group_relations"."to_group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+  );
+-- params: [9,3,3]
 
 -- RelationRepository.listPage
 SELECT
@@ -344,6 +710,57 @@ FROM
   INNER JOIN "groups" AS "fg" ON "fg"."id" = "r"."from_group_id"
   INNER JOIN "groups" AS "tg" ON "tg"."id" = "r"."to_group_id"
   INNER JOIN "group_relation_types" AS "t" ON "t"."id" = "r"."relation_type_id"
+WHERE
+  "r"."from_group_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "r"."to_group_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "r"."created_at" DESC,
   "r"."id" DESC
@@ -351,7 +768,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [50,0]
+-- params: [3,3,50,0]
 
 -- RelationRepository.listPage (every filter)
 SELECT
@@ -372,6 +789,56 @@ WHERE
     "r"."from_group_id" = ?
     OR "r"."to_group_id" = ?
   )
+  AND "r"."from_group_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+  AND "r"."to_group_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "r"."created_at" DESC,
   "r"."id" DESC
@@ -379,7 +846,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [3,4,7,3,3,50,50]
+-- params: [3,4,7,3,3,3,3,50,50]
 
 -- RelationRepository.ofGroup (outgoing)
 SELECT
@@ -392,12 +859,37 @@ FROM
   INNER JOIN "groups" AS "g" ON "g"."id" = "r"."to_group_id"
 WHERE
   "r"."from_group_id" = ?
+  AND "r"."to_group_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "t"."name",
   "g"."name"
 LIMIT
   ?;
--- params: [3,50]
+-- params: [3,3,50]
 
 -- RelationRepository.ofGroup (incoming)
 SELECT
@@ -410,12 +902,37 @@ FROM
   INNER JOIN "groups" AS "g" ON "g"."id" = "r"."from_group_id"
 WHERE
   "r"."to_group_id" = ?
+  AND "r"."from_group_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "t"."name",
   "g"."name"
 LIMIT
   ?;
--- params: [3,50]
+-- params: [3,3,50]
 
 -- RelationRepository.groupNames
 SELECT

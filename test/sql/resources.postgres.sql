@@ -4,8 +4,33 @@ SELECT
 FROM
   "resources"
 WHERE
-  "id" = $1;
--- params: [7]
+  "resources"."id" = $1
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,3]
 
 -- ResourceRepository.findByName
 SELECT
@@ -24,24 +49,75 @@ SELECT
 FROM
   "resources"
 WHERE
-  "id" IN ($1, $2, $3)
+  "resources"."id" IN ($1, $2, $3)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $4
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
-  "id";
--- params: [1,2,3]
+  "resources"."id";
+-- params: [1,2,3,3]
 
 -- ResourceRepository.page (no filter)
 SELECT
   "resources".*
 FROM
   "resources"
+WHERE
+  "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $1
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
-  $1
+  $2
 OFFSET
-  $2;
--- params: [50,0]
+  $3;
+-- params: [3,50,0]
 
 -- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
 SELECT
@@ -107,15 +183,40 @@ WHERE
   AND "resources"."height" <= $23
   AND "resources"."resource_category_id" = $24
   AND "resources"."series_id" = $25
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $26
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."file_size" DESC NULLS LAST,
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
-  $26
+  $27
 OFFSET
-  $27;
--- params: ["%hol%","%trip%","%image/%","image/jpeg","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-11-30T00:00:00.000Z","2024-02-01T00:00:00.000Z",3,4,5,6,6,7,8,9,"a.jpg","http://example.org/a.jpg","abc",10,20,30,40,2,11,20,40]
+  $28;
+-- params: ["%hol%","%trip%","%image/%","image/jpeg","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-11-30T00:00:00.000Z","2024-02-01T00:00:00.000Z",3,4,5,6,6,7,8,9,"a.jpg","http://example.org/a.jpg","abc",10,20,30,40,2,11,3,20,40]
 
 -- ResourceRepository.page (subgroups, untagged, without owner, meta sort)
 SELECT
@@ -153,15 +254,40 @@ WHERE
     WHERE
       rt.resource_id = resources.id
   )
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   ("resources"."meta" #>> '{n}') ASC NULLS LAST,
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
-  $2
+  $3
 OFFSET
-  $3;
--- params: [3,50,0]
+  $4;
+-- params: [3,3,50,0]
 
 -- ResourceRepository.page (similar, dHash zero, MetaQuery, MRQL predicate)
 SELECT
@@ -214,14 +340,39 @@ WHERE
       )
   )
   AND ((("resources"."meta" #> '{n}') = CAST($4 AS jsonb)))
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $5
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
 LIMIT
-  $5
+  $6
 OFFSET
-  $6;
--- params: [100,6,4,"42",50,0]
+  $7;
+-- params: [100,6,4,"42",3,50,0]
 
 -- ResourceRepository.count
 SELECT
@@ -237,8 +388,33 @@ WHERE
     WHERE
       rt.resource_id = resources.id
       AND rt.tag_id = $1
+  )
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
   );
--- params: [4]
+-- params: [4,3]
 
 -- ResourceRepository.timeline
 SELECT
@@ -261,17 +437,42 @@ FROM
   "resources"
 WHERE
   "resources"."name" ILIKE CAST($5 AS text) ESCAPE '\'
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $6
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
   AND (
     (
-      "resources"."created_at" >= $6
-      AND "resources"."created_at" < $7
+      "resources"."created_at" >= $7
+      AND "resources"."created_at" < $8
     )
     OR (
-      "resources"."updated_at" >= $8
-      AND "resources"."updated_at" < $9
+      "resources"."updated_at" >= $9
+      AND "resources"."updated_at" < $10
     )
   );
--- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%hol%","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
+-- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%hol%",3,"2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
 
 -- ResourceRepository.matchingIds
 SELECT
@@ -280,11 +481,36 @@ FROM
   "resources"
 WHERE
   "resources"."owner_id" = $1
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."id"
 LIMIT
-  $2;
--- params: [3,2]
+  $3;
+-- params: [3,3,2]
 
 -- ResourceRepository.idWithHash
 SELECT
@@ -411,8 +637,33 @@ SET
   "width" = $2,
   "updated_at" = $3
 WHERE
-  "id" = $4;
--- params: ["renamed",10,"2024-06-01T12:00:00.000Z",7]
+  "resources"."id" = $4
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $5
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["renamed",10,"2024-06-01T12:00:00.000Z",7,3]
 
 -- ResourceRepository.patch
 UPDATE "resources"
@@ -425,8 +676,33 @@ WHERE
 -- ResourceRepository.remove
 DELETE FROM "resources"
 WHERE
-  "id" IN ($1, $2);
--- params: [4,5]
+  "resources"."id" IN ($1, $2)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [4,5,3]
 
 -- ResourceRepository.videosAfter
 SELECT
@@ -445,11 +721,11 @@ LIMIT
 
 -- ResourceLinkRepository.existing
 SELECT
-  "id"
+  "tags"."id"
 FROM
   "tags"
 WHERE
-  "id" IN ($1, $2);
+  "tags"."id" IN ($1, $2);
 -- params: [1,2]
 
 -- ResourceLinkRepository.existing (none asked)
@@ -470,6 +746,49 @@ VALUES
 
 -- ResourceLinkRepository.replace (groups, emptied)
 DELETE FROM "groups_related_resources"
+WHERE
+  "resource_id" = $1
+  AND (
+    "groups_related_resources"."group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $2
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    OR NOT EXISTS (
+      SELECT
+        1
+      FROM
+        "groups" far
+      WHERE
+        far.id = "groups_related_resources"."group_id"
+    )
+  );
+-- params: [7,3]
+
+SELECT
+  "group_id" AS "id"
+FROM
+  "groups_related_resources"
 WHERE
   "resource_id" = $1;
 -- params: [7]
@@ -508,9 +827,34 @@ FROM
   INNER JOIN "notes" ON "notes"."id" = "resource_notes"."note_id"
 WHERE
   "resource_notes"."resource_id" = $1
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "notes"."name";
--- params: [7]
+-- params: [7,3]
 
 -- ResourceLinkRepository.relatedGroupsOf
 SELECT
@@ -520,9 +864,34 @@ FROM
   INNER JOIN "groups" ON "groups"."id" = "rr"."group_id"
 WHERE
   "rr"."resource_id" = $1
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."name";
--- params: [7]
+-- params: [7,3]
 
 -- ResourceLinkRepository.groups
 SELECT

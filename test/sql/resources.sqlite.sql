@@ -4,8 +4,33 @@ SELECT
 FROM
   "resources"
 WHERE
-  "id" = ?;
--- params: [7]
+  "resources"."id" = ?
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,3]
 
 -- ResourceRepository.findByName
 SELECT
@@ -24,16 +49,67 @@ SELECT
 FROM
   "resources"
 WHERE
-  "id" IN (?, ?, ?)
+  "resources"."id" IN (?, ?, ?)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
-  "id";
--- params: [1,2,3]
+  "resources"."id";
+-- params: [1,2,3,3]
 
 -- ResourceRepository.page (no filter)
 SELECT
   "resources".*
 FROM
   "resources"
+WHERE
+  "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
@@ -41,7 +117,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [50,0]
+-- params: [3,50,0]
 
 -- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
 SELECT
@@ -107,6 +183,31 @@ WHERE
   AND "resources"."height" <= ?
   AND "resources"."resource_category_id" = ?
   AND "resources"."series_id" = ?
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."file_size" DESC NULLS LAST,
   "resources"."created_at" DESC,
@@ -115,7 +216,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: ["%hol%","%trip%","%image/%","image/jpeg","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-11-30T00:00:00.000Z","2024-02-01T00:00:00.000Z",3,4,5,6,6,7,8,9,"a.jpg","http://example.org/a.jpg","abc",10,20,30,40,2,11,20,40]
+-- params: ["%hol%","%trip%","%image/%","image/jpeg","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-11-30T00:00:00.000Z","2024-02-01T00:00:00.000Z",3,4,5,6,6,7,8,9,"a.jpg","http://example.org/a.jpg","abc",10,20,30,40,2,11,3,20,40]
 
 -- ResourceRepository.page (subgroups, untagged, without owner, meta sort)
 SELECT
@@ -153,6 +254,31 @@ WHERE
     WHERE
       rt.resource_id = resources.id
   )
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   json_extract("resources"."meta", '$.n') ASC NULLS LAST,
   "resources"."created_at" DESC,
@@ -161,7 +287,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [3,50,0]
+-- params: [3,3,50,0]
 
 -- ResourceRepository.page (similar, dHash zero, MetaQuery, MRQL predicate)
 SELECT
@@ -214,6 +340,31 @@ WHERE
       )
   )
   AND ((json_extract("resources"."meta", '$.n') = ?))
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."created_at" DESC,
   "resources"."id" DESC
@@ -221,7 +372,7 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: [100,6,4,42,50,0]
+-- params: [100,6,4,42,3,50,0]
 
 -- ResourceRepository.count
 SELECT
@@ -237,8 +388,33 @@ WHERE
     WHERE
       rt.resource_id = resources.id
       AND rt.tag_id = ?
+  )
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
   );
--- params: [4]
+-- params: [4,3]
 
 -- ResourceRepository.timeline
 SELECT
@@ -261,6 +437,31 @@ FROM
   "resources"
 WHERE
   lower("resources"."name") LIKE lower(?) ESCAPE '\'
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
   AND (
     (
       "resources"."created_at" >= ?
@@ -271,7 +472,7 @@ WHERE
       AND "resources"."updated_at" < ?
     )
   );
--- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%hol%","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
+-- params: ["2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","%hol%",3,"2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-02-01T00:00:00.000Z"]
 
 -- ResourceRepository.matchingIds
 SELECT
@@ -280,11 +481,36 @@ FROM
   "resources"
 WHERE
   "resources"."owner_id" = ?
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "resources"."id"
 LIMIT
   ?;
--- params: [3,2]
+-- params: [3,3,2]
 
 -- ResourceRepository.idWithHash
 SELECT
@@ -386,8 +612,33 @@ SET
   "width" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
--- params: ["renamed",10,"2024-06-01T12:00:00.000Z",7]
+  "resources"."id" = ?
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: ["renamed",10,"2024-06-01T12:00:00.000Z",7,3]
 
 -- ResourceRepository.patch
 UPDATE "resources"
@@ -400,8 +651,33 @@ WHERE
 -- ResourceRepository.remove
 DELETE FROM "resources"
 WHERE
-  "id" IN (?, ?);
--- params: [4,5]
+  "resources"."id" IN (?, ?)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [4,5,3]
 
 -- ResourceRepository.videosAfter
 SELECT
@@ -420,11 +696,11 @@ LIMIT
 
 -- ResourceLinkRepository.existing
 SELECT
-  "id"
+  "tags"."id"
 FROM
   "tags"
 WHERE
-  "id" IN (?, ?);
+  "tags"."id" IN (?, ?);
 -- params: [1,2]
 
 -- ResourceLinkRepository.existing (none asked)
@@ -445,6 +721,49 @@ VALUES
 
 -- ResourceLinkRepository.replace (groups, emptied)
 DELETE FROM "groups_related_resources"
+WHERE
+  "resource_id" = ?
+  AND (
+    "groups_related_resources"."group_id" IN (
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = ?
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
+    OR NOT EXISTS (
+      SELECT
+        1
+      FROM
+        "groups" far
+      WHERE
+        far.id = "groups_related_resources"."group_id"
+    )
+  );
+-- params: [7,3]
+
+SELECT
+  "group_id" AS "id"
+FROM
+  "groups_related_resources"
 WHERE
   "resource_id" = ?;
 -- params: [7]
@@ -483,9 +802,34 @@ FROM
   INNER JOIN "notes" ON "notes"."id" = "resource_notes"."note_id"
 WHERE
   "resource_notes"."resource_id" = ?
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "notes"."name";
--- params: [7]
+-- params: [7,3]
 
 -- ResourceLinkRepository.relatedGroupsOf
 SELECT
@@ -495,9 +839,34 @@ FROM
   INNER JOIN "groups" ON "groups"."id" = "rr"."group_id"
 WHERE
   "rr"."resource_id" = ?
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
 ORDER BY
   "groups"."name";
--- params: [7]
+-- params: [7,3]
 
 -- ResourceLinkRepository.groups
 SELECT

@@ -4,7 +4,7 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" = $1;
+  "series"."id" = $1;
 -- params: [7]
 
 -- SeriesRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" IN ($1, $2)
+  "series"."id" IN ($1, $2)
 ORDER BY
-  "id";
+  "series"."id";
 -- params: [1,2]
 
 -- SeriesRepository.findBySlug
@@ -127,13 +127,13 @@ SET
   "meta" = $2,
   "updated_at" = $3
 WHERE
-  "id" = $4;
+  "series"."id" = $4;
 -- params: ["Winter","{\"artist\":\"A\"}","2024-06-01T12:00:00.000Z",7]
 
 -- SeriesRepository.remove
 DELETE FROM "series"
 WHERE
-  "id" IN ($1);
+  "series"."id" IN ($1);
 -- params: [7]
 
 -- SeriesRepository.members

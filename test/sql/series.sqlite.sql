@@ -4,7 +4,7 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" = ?;
+  "series"."id" = ?;
 -- params: [7]
 
 -- SeriesRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "series"
 WHERE
-  "id" IN (?, ?)
+  "series"."id" IN (?, ?)
 ORDER BY
-  "id";
+  "series"."id";
 -- params: [1,2]
 
 -- SeriesRepository.findBySlug
@@ -127,13 +127,13 @@ SET
   "meta" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "series"."id" = ?;
 -- params: ["Winter","{\"artist\":\"A\"}","2024-06-01T12:00:00.000Z",7]
 
 -- SeriesRepository.remove
 DELETE FROM "series"
 WHERE
-  "id" IN (?);
+  "series"."id" IN (?);
 -- params: [7]
 
 -- SeriesRepository.members

@@ -4,7 +4,7 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" = $1;
+  "tags"."id" = $1;
 -- params: [7]
 
 -- TagRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" IN ($1, $2, $3)
+  "tags"."id" IN ($1, $2, $3)
 ORDER BY
-  "id";
+  "tags"."id";
 -- params: [1,2,3]
 
 -- TagRepository.page
@@ -157,13 +157,13 @@ SET
   "name" = $1,
   "updated_at" = $2
 WHERE
-  "id" = $3;
+  "tags"."id" = $3;
 -- params: ["trips","2024-06-01T12:00:00.000Z",7]
 
 -- TagRepository.remove
 DELETE FROM "tags"
 WHERE
-  "id" IN ($1, $2);
+  "tags"."id" IN ($1, $2);
 -- params: [4,5]
 
 -- TagRepository.copyLinks

@@ -4,7 +4,7 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" = ?;
+  "tags"."id" = ?;
 -- params: [7]
 
 -- TagRepository.findByName
@@ -24,9 +24,9 @@ SELECT
 FROM
   "tags"
 WHERE
-  "id" IN (?, ?, ?)
+  "tags"."id" IN (?, ?, ?)
 ORDER BY
-  "id";
+  "tags"."id";
 -- params: [1,2,3]
 
 -- TagRepository.page
@@ -157,13 +157,13 @@ SET
   "name" = ?,
   "updated_at" = ?
 WHERE
-  "id" = ?;
+  "tags"."id" = ?;
 -- params: ["trips","2024-06-01T12:00:00.000Z",7]
 
 -- TagRepository.remove
 DELETE FROM "tags"
 WHERE
-  "id" IN (?, ?);
+  "tags"."id" IN (?, ?);
 -- params: [4,5]
 
 -- TagRepository.copyLinks

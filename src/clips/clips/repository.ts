@@ -178,6 +178,13 @@ export class ClipRepository {
     return Number(r.rows[0].n);
   }
 
+  /** Which of these hashes some row (live or not) refers to: one statement per batch. */
+  async referencedAmong(hashes: readonly string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await this.db.selectFrom('clips').select('content_hash').distinct().where('content_hash', 'in', hashes).execute();
+    return new Set(rows.map((r) => r.content_hash));
+  }
+
   /** Any row (live or not) still refers to these bytes. */
   async referenced(hash: string): Promise<boolean> {
     const r = await this.db.selectFrom('clips').select('id').where('content_hash', '=', hash).limit(1).executeTakeFirst();

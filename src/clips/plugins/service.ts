@@ -213,9 +213,12 @@ export class PluginService {
     return { key, value };
   }
 
+  /** Values of declared checkbox and select settings must be ones the setting offers. */
   async storagePut(id: number, key: string, body: Record<string, unknown>): Promise<void> {
-    await this.require(id);
+    const row = await this.require(id);
     if (typeof body.value !== 'string') throw badRequest('value must be a string');
+    const setting = (await this.manifestOf(row))?.settings.find((s) => s.key === key);
+    if (setting) checkSetting(setting, body.value);
     await this.storage.set(id, key, body.value);
   }
 
@@ -260,6 +263,25 @@ export class PluginService {
     } catch (e) {
       throw new HttpError(502, `failed to fetch update: ${(e as Error).message}`);
     }
+  }
+
+  /**
+   * Background checks (companion §8.12) following the plugin_update_interval setting:
+   * startup (once), 6h, 24h (default) or disabled. Found updates are logged, never applied.
+   */
+  startUpdateChecks(interval: string | undefined): () => void {
+    const every = interval === '6h' ? 6 * 3600_000 : interval === 'disabled' || interval === 'startup' ? 0 : 24 * 3600_000;
+    const check = () =>
+      void this.checkUpdates()
+        .then(({ updates }) => {
+          for (const u of updates) this.log(`plugin ${u.plugin_id} has an update: ${u.current_version} → ${u.new_version}${u.has_permission_changes ? ' (asks for new permissions)' : ''}`);
+        })
+        .catch((e: unknown) => this.log(`plugin update check failed: ${(e as Error).message}`));
+    if (interval === 'startup') check();
+    if (every === 0) return () => undefined;
+    const timer = setInterval(check, every);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async checkUpdates(): Promise<{ updates: { plugin_id: number; current_version: string; new_version: string; has_permission_changes: boolean }[] }> {
@@ -309,6 +331,16 @@ export class PluginService {
       await this.repo.replace(id, { name: remote.manifest.name, version: remote.manifest.version, now: this.now() });
       return { success: true, needs_review: false, plugin_info: await this.toJson((await this.repo.find(id))!) };
     });
+  }
+}
+
+function checkSetting(setting: SettingField, value: string): void {
+  if (setting.type === 'checkbox' && value !== 'true' && value !== 'false') {
+    throw badRequest(`invalid value for setting ${setting.key}: expected "true" or "false"`);
+  }
+  if (setting.type === 'select') {
+    const allowed = (setting.options ?? []).map((o) => (o && typeof o === 'object' && 'value' in o ? (o as { value: unknown }).value : o)).map(String);
+    if (!allowed.includes(value)) throw badRequest(`invalid value for setting ${setting.key}: expected one of ${allowed.join(', ')}`);
   }
 }
 

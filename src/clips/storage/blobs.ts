@@ -4,18 +4,18 @@
 // to it. Both steps for one hash run under one lock, so a delete cannot remove a blob that a
 // concurrent upload of the same bytes is about to reference.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renameDurably } from '../../core/storage/file-store.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
+import { isInsideRoot, NO_FOLLOW_READ } from '../../core/storage/resolver.js';
 import { Reclaimer } from './reclaim.js';
 
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
 export const HEAD_BYTES = 1024 * 1024;
 const WRITE_BATCH_BYTES = 1024 * 1024;
-const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
 export class BlobTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -40,13 +40,19 @@ export class BlobStore {
   /** While held (a backup reading blobs, a restore placing them), collection is deferred. */
   private holds = 0;
   private readonly deferred = new Map<string, Referenced>();
+  /** Temporary parts of uploads still streaming in this process. */
+  private readonly staging = new Set<string>();
 
   constructor(dataDir: string) {
     this.blobDir = join(dataDir, 'blobs', 'sha256');
     this.tmpDir = join(dataDir, 'tmp');
     mkdirSync(this.blobDir, { recursive: true, mode: 0o755 });
     mkdirSync(this.tmpDir, { recursive: true, mode: 0o755 });
+    this.realBlobDir = realpathSync(this.blobDir);
   }
+
+  /** The blob folder with symlinks resolved: every blob read must lie under it. */
+  private readonly realBlobDir: string;
 
   pathOf(hash: string): string {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not a sha256 hash: ${hash}`);
@@ -59,6 +65,20 @@ export class BlobStore {
    */
   async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<StagedBlob> {
     const tmpPath = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    this.staging.add(tmpPath);
+    try {
+      return await this.stageInto(tmpPath, source, limit);
+    } finally {
+      this.staging.delete(tmpPath);
+    }
+  }
+
+  /** Whether a temporary part belongs to an upload of this process still being written. */
+  isStaging(tmpPath: string): boolean {
+    return this.staging.has(tmpPath);
+  }
+
+  private async stageInto(tmpPath: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<StagedBlob> {
     const file = await open(tmpPath, 'wx', 0o644);
     const hash = createHash('sha256');
     const head: Buffer[] = [];
@@ -179,6 +199,21 @@ export class BlobStore {
     }
   }
 
+  /**
+   * Reconciliation's removal of a blob no row referenced when it looked: under the hash lock
+   * (no commit of these bytes is under way), refused while collection is held (backup,
+   * restore) and when a row refers to it by now. True when the blob was removed.
+   */
+  async removeUnreferenced(hash: string, referenced: Referenced): Promise<boolean> {
+    return this.lock.with(hash, async () => {
+      if (this.holds > 0 || (await referenced(hash))) return false;
+      await unlink(this.pathOf(hash)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
+      return true;
+    });
+  }
+
   /** Unlinks every stored blob no row refers to (after a restore replaced the rows). */
   async collectAll(referenced: Referenced): Promise<void> {
     for (const a of safeList(this.blobDir)) {
@@ -203,8 +238,13 @@ export class BlobStore {
     }
   }
 
+  /** Whether the blob is stored as a regular file (a symlink in its place does not count). */
   exists(hash: string): boolean {
-    return existsSync(this.pathOf(hash));
+    try {
+      return lstatSync(this.pathOf(hash)).isFile();
+    } catch {
+      return false;
+    }
   }
 
   /** A read stream over the whole blob or an inclusive byte range. */
@@ -216,32 +256,35 @@ export class BlobStore {
         done(null, chunk);
       },
     });
-    return pipeline(createReadStream(this.pathOf(hash), range), counted, () => undefined);
+    return pipeline(createReadStream('', { fd: this.openChecked(hash), ...range }), counted, () => undefined);
   }
 
   /**
-   * Start-up sweep (§2.2.4): empties tmp/ and removes blobs no row refers to that are older
-   * than an hour (younger ones may belong to a writer that has not committed yet).
+   * Opens a blob the way the library's resolver opens a stored file: never through a symlink
+   * as the file (O_NOFOLLOW), and only when its real path lies under the blob folder.
    */
-  sweep(referenced: (hash: string) => boolean, now = Date.now()): { tmp: number; orphans: number } {
+  private openChecked(hash: string): number {
+    const fd = openSync(this.pathOf(hash), NO_FOLLOW_READ);
+    try {
+      const actual = realpathSync(`/proc/self/fd/${fd}`);
+      if (!isInsideRoot(this.realBlobDir, actual)) throw new Error(`blob ${hash} leads outside ${this.blobDir}`);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        closeSync(fd);
+        throw e;
+      }
+    }
+    return fd;
+  }
+
+  /** Start-up (§2.2.4): empties tmp/ — nothing of this process is uploading yet. */
+  sweepTemp(): number {
     let tmp = 0;
     for (const name of readdirSync(this.tmpDir)) {
       rmSync(join(this.tmpDir, name), { recursive: true, force: true });
       tmp++;
     }
-    let orphans = 0;
-    for (const a of readdirSync(this.blobDir)) {
-      for (const b of safeList(join(this.blobDir, a))) {
-        for (const hash of safeList(join(this.blobDir, a, b))) {
-          const path = join(this.blobDir, a, b, hash);
-          if (referenced(hash)) continue;
-          if (now - statSync(path).mtimeMs < ORPHAN_AGE_MS) continue;
-          rmSync(path, { force: true });
-          orphans++;
-        }
-      }
-    }
-    return { tmp, orphans };
+    return tmp;
   }
 }
 

@@ -20,6 +20,13 @@ export interface ChangeEvent<P = unknown> {
   origin?: RequestOrigin;
   /** Free text for the audit log (bulk operations, merges). */
   message?: string;
+  /**
+   * The entity's fields as plugins see them (library-plugins.md §16.3). On `before` a listener
+   * may rewrite name, description and meta in place; the service then writes what it finds.
+   */
+  data?: Record<string, unknown>;
+  /** Every entity a bulk change touches (bulk deletes), for per-item listeners. */
+  ids?: number[];
 }
 
 export interface RequestOrigin {

@@ -9,6 +9,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
+import { KeyedLock } from './keyed-lock.js';
 
 /** How many leading bytes are kept for content sniffing. */
 export const SNIFF_BYTES = 4100;
@@ -27,8 +28,20 @@ export class PathEscapeError extends Error {}
 
 const TEMP_DIR = '.tmp';
 
+/**
+ * How long a location placed by this process is protected from reconciliation: its row commits
+ * within the same request, long before this.
+ */
+const PLACED_PROTECTION_MS = 10 * 60_000;
+
 export class FileStore {
   readonly root: string;
+  /** Placing and reconciling one location never interleave. */
+  private readonly placing = new KeyedLock();
+  /** Locations placed (or reused) recently by this process, with the time. */
+  private readonly placed = new Map<string, number>();
+  /** Temporary parts of uploads not yet placed or discarded. */
+  private readonly staging = new Set<string>();
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -52,6 +65,7 @@ export class FileStore {
     const dir = join(this.root, TEMP_DIR);
     await mkdir(dir, { recursive: true });
     const tempPath = join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    this.staging.add(tempPath);
     const hash = createHash('sha1');
     const headChunks: Buffer[] = [];
     let headSize = 0;
@@ -72,6 +86,7 @@ export class FileStore {
       await pipeline(source, tap, createWriteStream(tempPath, { highWaterMark: 1 << 20 }));
       await syncFile(tempPath);
     } catch (e) {
+      this.staging.delete(tempPath);
       await rm(tempPath, { force: true });
       throw e;
     }
@@ -89,24 +104,62 @@ export class FileStore {
    */
   async place(staged: StagedFile, location: string): Promise<boolean> {
     const target = this.resolve(location);
-    if (await exists(target)) {
-      await rm(staged.tempPath, { force: true });
-      return false;
-    }
     try {
-      await renameDurably(staged.tempPath, target);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-      // Staged on another device (the request named its filesystem after the file): copy over.
-      await this.copyTo(staged.tempPath, location);
-      await rm(staged.tempPath, { force: true });
-      await syncDir(dirname(target));
+      return await this.placing.with(location, async () => {
+        // Marked before the existence check: a reconciliation waiting for this lock then keeps
+        // the file, whether this call reuses it or creates it.
+        const now = Date.now();
+        if (this.placed.size > 1024) for (const [k, t] of this.placed) if (now - t >= PLACED_PROTECTION_MS) this.placed.delete(k);
+        this.placed.set(location, now);
+        if (await exists(target)) {
+          await rm(staged.tempPath, { force: true });
+          return false;
+        }
+        try {
+          await renameDurably(staged.tempPath, target);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+          // Staged on another device (the request named its filesystem after the file): copy over.
+          await this.copyTo(staged.tempPath, location);
+          await rm(staged.tempPath, { force: true });
+          await syncDir(dirname(target));
+        }
+        return true;
+      });
+    } finally {
+      this.staging.delete(staged.tempPath);
     }
-    return true;
   }
 
   async discard(staged: StagedFile): Promise<void> {
+    this.staging.delete(staged.tempPath);
     await rm(staged.tempPath, { force: true });
+  }
+
+  /** The folder of temporary upload parts. */
+  get tempDir(): string {
+    return join(this.root, TEMP_DIR);
+  }
+
+  /** Whether a temporary part belongs to an upload of this process not yet placed or discarded. */
+  isStaging(tempPath: string): boolean {
+    return this.staging.has(tempPath);
+  }
+
+  /**
+   * Reconciliation's removal of a file no row referenced when it looked: refused while this
+   * process placed or reused the location recently (its row may be about to commit).
+   */
+  async removeUnreferenced(location: string): Promise<boolean> {
+    return this.placing.with(location, async () => {
+      const at = this.placed.get(location);
+      if (at !== undefined) {
+        if (Date.now() - at < PLACED_PROTECTION_MS) return false;
+        this.placed.delete(location);
+      }
+      await this.remove(location);
+      return true;
+    });
   }
 
   async exists(location: string): Promise<boolean> {

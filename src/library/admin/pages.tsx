@@ -163,7 +163,7 @@ export function registerAdminPages(app: FastifyInstance, layout: Layout, lib: Li
             />
           </section>
           <p>
-            <a href="/admin/settings">Runtime settings</a> · <a href="/downloads">Downloads</a> · <a href="/logs">Logs</a>
+            <a href="/admin/settings">Runtime settings</a> · <a href="/admin/storage">Storage reconciliation</a> · <a href="/downloads">Downloads</a> · <a href="/logs">Logs</a>
           </p>
         </div>
       );

@@ -1,7 +1,7 @@
 // Where a resource's stored file is on disk, for notes, calendar blocks and share pages. It
-// resolves through the same FileStore rules as the resource storage, alternative filesystems
-// included, so a stored location can never point outside its root.
-import { FileStore, PathEscapeError } from '../../core/storage/file-store.js';
+// goes through the one resolver (src/core/storage/resolver.ts), alternative filesystems
+// included, so a stored location can never lead outside its root, not even through a symlink.
+import { checkedPath } from '../../core/storage/resolver.js';
 import type { LibraryConfig } from '../config.js';
 
 export interface StoredFileRef {
@@ -9,14 +9,9 @@ export interface StoredFileRef {
   storage_location: string | null;
 }
 
-/** The absolute path of the resource's file, or null when it has none or its store is unknown. */
-export function storedResourcePath(config: Pick<LibraryConfig, 'filePath' | 'altFs'>, row: StoredFileRef): string | null {
+/** The real path of the resource's file, or null when it has none, is missing or is refused. */
+export async function storedResourcePath(config: Pick<LibraryConfig, 'filePath' | 'altFs'>, row: StoredFileRef): Promise<string | null> {
   const root = row.storage_location ? config.altFs[row.storage_location] : config.filePath;
-  if (!root || row.location.replace(/^[/\\]+/, '') === '') return null;
-  try {
-    return new FileStore(root).resolve(row.location);
-  } catch (e) {
-    if (e instanceof PathEscapeError) return null;
-    throw e;
-  }
+  if (!root) return null;
+  return checkedPath(root, row.location, { allowPrivate: true }).catch(() => null);
 }

@@ -5,7 +5,7 @@ import type { Updateable } from 'kysely';
 import { bool, nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import type { NamedRow } from '../common/named.repository.js';
 import { validName } from '../common/names.js';
@@ -86,21 +86,28 @@ export class CarrierService {
   async create(actor: Actor, input: CarrierInput) {
     const cols = this.columns(input);
     await this.named.assertNameFree(cols.name as string);
+    const data: ChangeData = { id: 0, name: cols.name as string, description: (cols.description as string | undefined) ?? '' };
     return withChange(this.deps.bus, actor, 'create', this.kind.entityType, async () => {
-      const row = await this.repo.insert({ ...newRowStamp(actor), ...cols, name: cols.name as string });
+      const name = validName(changedText(data, 'name', cols.name as string));
+      if (name !== cols.name) await this.named.assertNameFree(name);
+      const row = await this.repo.insert({ ...newRowStamp(actor), ...cols, name, description: changedText(data, 'description', (cols.description as string | undefined) ?? '') });
       return { id: row.id, name: row.name, after: row, result: this.record(row) };
-    });
+    }, { data });
   }
 
   async update(actor: Actor, id: number, input: CarrierInput) {
     const before = (await this.named.require(id)) as CarrierRow;
     const cols = this.columns(input, before);
     if (cols.name !== undefined) await this.named.assertNameFree(cols.name as string, id);
+    const data: ChangeData = { id, name: (cols.name as string | undefined) ?? before.name, description: (cols.description as string | undefined) ?? before.description };
     return withChange(this.deps.bus, actor, 'update', this.kind.entityType, async () => {
-      await this.repo.update(id, cols as Updateable<Database['categories']>);
+      const name = validName(changedText(data, 'name', before.name));
+      if (name !== (cols.name ?? before.name) && name !== before.name) await this.named.assertNameFree(name, id);
+      const description = changedText(data, 'description', before.description);
+      await this.repo.update(id, { ...cols, name, description } as Updateable<Database['categories']>);
       const after = await this.named.require(id);
       return { id, name: after.name, before, after, result: this.record(after) };
-    });
+    }, { data });
   }
 
   async delete(actor: Actor, id: number | undefined) {

@@ -12,6 +12,23 @@ export interface ChangeOutcome<R> {
   before?: unknown;
   after?: unknown;
   message?: string;
+  /** Nothing changed after all (an idempotent create found the row): no after event. */
+  unchanged?: boolean;
+}
+
+/** Fields of an entity as change listeners (plugin hooks) see and may rewrite them. */
+export interface ChangeData {
+  id: number;
+  name?: string;
+  description?: string;
+  meta?: string;
+  [key: string]: unknown;
+}
+
+/** What work happens on: the data as before listeners left it, and the ids of a bulk change. */
+export interface ChangeInput {
+  data?: ChangeData;
+  ids?: number[];
 }
 
 export async function withChange<R>(
@@ -20,9 +37,12 @@ export async function withChange<R>(
   action: ChangeAction,
   entityType: string,
   work: () => Promise<ChangeOutcome<R>>,
+  input: ChangeInput = {},
 ): Promise<R> {
-  await bus.before({ entityType, action, principal: actor.principal, origin: actor.origin });
+  await bus.before({ entityType, action, principal: actor.principal, origin: actor.origin, data: input.data, ids: input.ids });
   const done = await work();
+  if (done.unchanged) return done.result;
+  if (input.data && done.id !== undefined) input.data.id = done.id;
   await bus.after({
     entityType,
     action,
@@ -33,8 +53,16 @@ export async function withChange<R>(
     message: done.message,
     principal: actor.principal,
     origin: actor.origin,
+    data: input.data,
+    ids: input.ids,
   });
   return done.result;
+}
+
+/** A field a before listener may have rewritten: its text, or the fallback when it is not text. */
+export function changedText(data: ChangeData, field: 'name' | 'description' | 'meta', fallback: string): string {
+  const v = data[field];
+  return typeof v === 'string' ? v : fallback;
 }
 
 /** Columns every new row carries: timestamps and the acting user (companion §2). */

@@ -4,6 +4,7 @@
 // inside the edit's transaction and receive it, to run their repositories in it.
 import type { Executor, Tx } from '../../core/db/repository.js';
 import type { Database } from '../schema/database.js';
+import type { Visibility } from '../auth/visibility.js';
 import { carrierSchema } from '../categories/repository.js';
 import { checkMeta } from '../meta/schema.js';
 import type { MetaObject } from '../meta/paths.js';
@@ -35,7 +36,7 @@ export interface ContentKind {
   carrier: CarrierRef;
   links: Partial<Record<LinkName, LinkSpec>>;
   /** Ids of the entities a list page query selects (mass edit Target=filter), at most `limit`. */
-  filterIds(tx: Tx<Database>, query: Record<string, unknown>, limit: number): Promise<number[]>;
+  filterIds(tx: Tx<Database>, vis: Visibility, query: Record<string, unknown>, limit: number): Promise<number[]>;
   /**
    * Stores a new effective meta. `nullOverrides` are keys the edit removed or set to null;
    * entities that inherit meta (resources in a series) keep them as explicit nulls.

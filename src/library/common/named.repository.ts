@@ -2,8 +2,9 @@
 // types, partials, saved queries, series, and the content tables for their common parts):
 // lookups by id and name, the paged list with the common filters, counts, timelines, updates
 // and deletes. A feature's repository extends this and adds its own statements.
-import { sql, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
+import type { Visibility } from '../auth/visibility.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
 import { type CommonListInput, type SortSpec } from './list.js';
@@ -45,10 +46,29 @@ export interface TimeBucket {
   end: string;
 }
 
-export abstract class NamedRepository<T extends NamedTable, I extends CommonListInput = CommonListInput> extends Repository<Database> {
+/**
+ * What a read or write of the table must say about who looks: nothing for the global tables
+ * (tags, categories…), the caller's Visibility for the tables confined to a group subtree
+ * (groups, resources, notes; companion §10.10). Passed as the trailing argument of every entry
+ * point, so the compiler refuses a confined read that forgets it.
+ */
+export type Seen = [] | [vis: Visibility];
+
+export abstract class NamedRepository<T extends NamedTable, I extends CommonListInput = CommonListInput, S extends Seen = []> extends Repository<Database> {
   protected abstract readonly table: T;
   /** What SortBy may name on this table's list. */
   protected abstract readonly sort: SortSpec;
+
+  /** The rows `seen` may see, as a condition (null: all). Confined tables override it. */
+  protected visibleWhere(..._seen: S | Seen): RawBuilder<SqlBool> | null {
+    return null;
+  }
+
+  /** `q` restricted to what `seen` may see. */
+  protected seenBy<Q extends { where(cond: RawBuilder<SqlBool>): Q }>(q: Q, seen: S | Seen): Q {
+    const cond = this.visibleWhere(...seen);
+    return cond ? q.where(cond) : q;
+  }
 
   private get t(): Stand {
     return this.table as unknown as Stand;
@@ -62,8 +82,8 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
     return applyCommonFilters(this.db.selectFrom(this.t), this.dialect, this.table, input) as NamedQuery;
   }
 
-  async find(id: number): Promise<NamedRow<T> | undefined> {
-    return (await this.db.selectFrom(this.t).selectAll().where('id', '=', id).executeTakeFirst()) as NamedRow<T> | undefined;
+  async find(id: number, ...seen: S): Promise<NamedRow<T> | undefined> {
+    return (await this.seenBy(this.db.selectFrom(this.t).selectAll().where(`${this.t}.id`, '=', id), seen).executeTakeFirst()) as NamedRow<T> | undefined;
   }
 
   async findByName(name: string): Promise<NamedRow<T> | undefined> {
@@ -71,25 +91,25 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
   }
 
   /** The rows among `ids` that exist, in id order. */
-  async findMany(ids: readonly number[]): Promise<NamedRow<T>[]> {
+  async findMany(ids: readonly number[], ...seen: S): Promise<NamedRow<T>[]> {
     if (ids.length === 0) return [];
-    return (await this.db.selectFrom(this.t).selectAll().where('id', 'in', [...ids]).orderBy('id').execute()) as NamedRow<T>[];
+    return (await this.seenBy(this.db.selectFrom(this.t).selectAll().where(`${this.t}.id`, 'in', [...ids]), seen).orderBy(`${this.t}.id`).execute()) as NamedRow<T>[];
   }
 
   /** One page of the list: `limit` rows from `offset`, in SortBy order. */
-  async page(input: I, limit: number, offset: number): Promise<NamedRow<T>[]> {
+  async page(input: I, limit: number, offset: number, ...seen: S): Promise<NamedRow<T>[]> {
     const terms = sortTerms(this.dialect, this.table, input.SortBy, this.sort);
-    const rows = await applySort(this.filtered(input).selectAll(this.t), terms).limit(limit).offset(offset).execute();
+    const rows = await applySort(this.seenBy(this.filtered(input), seen).selectAll(this.t), terms).limit(limit).offset(offset).execute();
     return rows as unknown as NamedRow<T>[];
   }
 
-  async count(input: I): Promise<number> {
-    const r = await this.filtered(input).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  async count(input: I, ...seen: S): Promise<number> {
+    const r = await this.seenBy(this.filtered(input), seen).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   /** Rows of the filtered list created, and updated after creation, in each bucket. */
-  async timeline(input: I, buckets: readonly TimeBucket[]): Promise<{ created: number; updated: number }[]> {
+  async timeline(input: I, buckets: readonly TimeBucket[], ...seen: S): Promise<{ created: number; updated: number }[]> {
     if (buckets.length === 0) return [];
     const created = sql.ref(`${this.table}.created_at`);
     const updated = sql.ref(`${this.table}.updated_at`);
@@ -99,7 +119,7 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
       sql<number>`sum(CASE WHEN ${created} >= ${b.start} AND ${created} < ${b.end} THEN 1 ELSE 0 END)`.as(`c${i}`),
       sql<number>`sum(CASE WHEN ${updated} >= ${b.start} AND ${updated} < ${b.end} AND ${updated} > ${created} THEN 1 ELSE 0 END)`.as(`u${i}`),
     ]);
-    const row = (await this.filtered(input)
+    const row = (await this.seenBy(this.filtered(input), seen)
       .where(sql<boolean>`((${created} >= ${from} AND ${created} < ${to}) OR (${updated} >= ${from} AND ${updated} < ${to}))`)
       .select(sums)
       .executeTakeFirst()) as Record<string, number | null> | undefined;
@@ -107,16 +127,16 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
   }
 
   /** Sets columns and bumps updated_at. */
-  async update(id: number, patch: Updateable<Database[T]>): Promise<void> {
-    await this.db
+  async update(id: number, patch: Updateable<Database[T]>, ...seen: S): Promise<void> {
+    const q = this.db
       .updateTable(this.t)
       .set({ ...(patch as Updateable<Database[Stand]>), updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+      .where(`${this.t}.id`, '=', id);
+    await this.seenBy(q, seen).execute();
   }
 
-  async remove(ids: readonly number[]): Promise<void> {
+  async remove(ids: readonly number[], ...seen: S): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.deleteFrom(this.t).where('id', 'in', [...ids]).execute();
+    await this.seenBy(this.db.deleteFrom(this.t).where(`${this.t}.id`, 'in', [...ids]), seen).execute();
   }
 }

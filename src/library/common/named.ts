@@ -9,7 +9,8 @@ import type { Actor, Principal } from '../auth/principal.js';
 import type { Database } from '../schema/database.js';
 import { withChange } from './changes.js';
 import { pageOf, type CommonListInput } from './list.js';
-import type { NamedRepository, NamedRow, NamedTable } from './named.repository.js';
+import type { NamedRepository, NamedRow, NamedTable, Seen } from './named.repository.js';
+import { visibilityOf } from '../auth/visibility.js';
 import { validName } from './names.js';
 
 export interface NamedKind {
@@ -37,24 +38,25 @@ export function requireFound<R extends { id: number }>(label: string, ids: reado
   return [...found];
 }
 
-export class NamedEntities<T extends NamedTable, I extends CommonListInput = CommonListInput> {
+export class NamedEntities<T extends NamedTable, I extends CommonListInput = CommonListInput, S extends Seen = []> {
   constructor(
-    readonly repo: NamedRepository<T, I>,
+    readonly repo: NamedRepository<T, I, S>,
     readonly kind: NamedKind,
     private readonly deps: NamedDeps,
   ) {}
 
-  async require(id: number | undefined): Promise<NamedRow<T>> {
+  /** The row, or 404 when it does not exist or `seen` may not see it (never 403, §10.10). */
+  async require(id: number | undefined, ...seen: S): Promise<NamedRow<T>> {
     if (id === undefined || id === null) throw badRequest('id is required');
-    const row = await this.repo.find(id);
+    const row = await this.repo.find(id, ...seen);
     if (!row) throw notFound(`${this.kind.label} ${id} not found`);
     return row;
   }
 
   /** Every id must exist (404 naming the first that does not); duplicates count once. */
-  async requireAll(ids: readonly number[]): Promise<NamedRow<T>[]> {
+  async requireAll(ids: readonly number[], ...seen: S): Promise<NamedRow<T>[]> {
     const unique = [...new Set(ids)];
-    return requireFound(this.kind.label, unique, await this.repo.findMany(unique));
+    return requireFound(this.kind.label, unique, await this.repo.findMany(unique, ...seen));
   }
 
   /** 409 when another row already has this name (tables with unique names only). */
@@ -64,23 +66,31 @@ export class NamedEntities<T extends NamedTable, I extends CommonListInput = Com
     if (clash && clash.id !== exceptId) throw conflict(`a ${this.kind.label} named "${name}" already exists`);
   }
 
-  async list(input: I, perPage?: number) {
+  async list(input: I, perPage?: number, ...seen: S) {
     const { page, perPage: size, offset } = pageOf(input.page, perPage);
-    const rows = await this.repo.page(input, size, offset);
+    const rows = await this.repo.page(input, size, offset, ...seen);
     return { rows, page, perPage: size };
   }
 
-  count(input: I): Promise<number> {
-    return this.repo.count(input);
+  count(input: I, ...seen: S): Promise<number> {
+    return this.repo.count(input, ...seen);
+  }
+
+  /**
+   * What the acting principal may see, as the repository wants it: global tables ignore the
+   * value, confined ones apply it (so edits and deletes by id answer 404 outside the subtree).
+   */
+  private seenBy(actor: Actor): S {
+    return [visibilityOf(actor.principal)] as Seen as S;
   }
 
   /** Inline edit of name or description, logged as an update. */
   async editField(actor: Actor, id: number | undefined, field: 'name' | 'description', value: string): Promise<void> {
-    const row = await this.require(id);
+    const row = await this.require(id, ...this.seenBy(actor));
     const v = field === 'name' ? validName(value) : value;
     if (field === 'name') await this.assertNameFree(v, row.id);
     await withChange(this.deps.bus, actor, 'update', this.kind.entityType, async () => {
-      await this.repo.update(row.id, { [field]: v } as Updateable<Database[T]>);
+      await this.repo.update(row.id, { [field]: v } as Updateable<Database[T]>, ...this.seenBy(actor));
       return { id: row.id, name: field === 'name' ? v : row.name, before: row, result: undefined };
     });
   }
@@ -90,13 +100,13 @@ export class NamedEntities<T extends NamedTable, I extends CommonListInput = Com
    * row goes (moving dependants, say). Returns the deleted row.
    */
   async delete(actor: Actor, id: number | undefined, first?: (tx: Tx<Database>, row: NamedRow<T>) => Promise<void>): Promise<NamedRow<T>> {
-    const row = await this.require(id);
+    const row = await this.require(id, ...this.seenBy(actor));
     return withChange(this.deps.bus, actor, 'delete', this.kind.entityType, async () => {
       await this.deps.transactor.run(async (tx) => {
         if (first) await first(tx, row);
-        await this.repo.in(tx).remove([row.id]);
+        await this.repo.in(tx).remove([row.id], ...this.seenBy(actor));
       });
       return { id: row.id, name: row.name, before: row, result: row };
-    });
+    }, { data: { id: row.id, name: row.name } });
   }
 }

@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, notFound } from '../../core/http/errors.js';
 import { sendWrite } from '../../core/http/respond.js';
-import { dispositionHeader, sendFile } from '../../core/storage/serve.js';
+import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { PRODUCER } from '../archive/format.js';
 import type { Library } from '../context.js';
 import type { LibraryRoutes } from '../http/routes.js';
@@ -66,13 +66,14 @@ export function registerExportRoutes(routes: LibraryRoutes, lib: Library, repo: 
       const record = await store.read(input.jobId);
       if (!record || !visible(record.ownerId)) throw notFound(`export ${input.jobId} not found`);
       const expires = ExportStore.expiresAt(record, lib.settings.millis('export_retention'));
-      const file = store.archiveFile(record.id, record.gzip);
       if (Date.now() > expires) throw new HttpError(410, `export ${record.id} expired at ${new Date(expires).toISOString()}`);
-      return sendFile(req, reply, file, {
+      // The one resolver, allowed into the private _exports folder because the owner was checked.
+      const opened = openForServing(fs.main.root, ExportStore.resultPath(record.id, record.gzip), { allowPrivate: true });
+      return opened.then((file) => sendFile(req, reply, file, {
         type: record.gzip ? 'application/gzip' : 'application/x-tar',
         disposition: dispositionHeader('attachment', archiveFileName(record.completedAt, record.gzip)),
         headers: { 'Cache-Control': 'private, no-store' },
-      }).catch((e: unknown) => {
+      })).catch((e: unknown) => {
         if (e instanceof HttpError && e.status === 404) throw new HttpError(410, `export ${record.id} is no longer available`);
         throw e;
       });

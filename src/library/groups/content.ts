@@ -19,7 +19,7 @@ export function groupContent(groups: GroupService): ContentKind {
       resources: { table: 'groups_related_resources', self: 'group_id', other: 'resource_id', target: 'resources' },
       relatedGroups: { table: 'group_related_groups', self: 'group_id', other: 'related_group_id', target: 'groups' },
     },
-    filterIds: (tx, query, limit) => groups.matchingIds(readParams(GroupListInput, makeBag(query)), limit, tx),
+    filterIds: (tx, vis, query, limit) => groups.matchingIds(vis, readParams(GroupListInput, makeBag(query)), limit, tx),
     checkOwner: (tx, ids, ownerId) => groups.checkNewOwner(tx, ids, ownerId),
   };
 }

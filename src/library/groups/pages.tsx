@@ -6,6 +6,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
+import { seenBy } from '../http/routes.js';
 import { EmptyState, Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
@@ -95,7 +96,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     load: async (req) => {
       const input = readParams(GroupListInput, makeBag(req.query));
       const [{ rows, page, perPage }, cats, tagRows, ownerRows] = await Promise.all([
-        groups.list(input),
+        groups.list(seenBy(req), input),
         categories(),
         picked(pickers, 'tags', input.Tags ?? []),
         picked(pickers, 'groups', [input.OwnerId]),
@@ -151,7 +152,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const [group, parents] = await Promise.all([groups.read(id), groups.parents(id)]);
+      const [group, parents] = await Promise.all([groups.read(seenBy(req), id), groups.parents(seenBy(req), id)]);
       const slots = await pageSlots(shortcodes, req.principal, 'group', group, ['custom_header', 'custom_sidebar', 'custom_own_entities', 'custom_detail_footer']);
       return {
         pageTitle: group.Name,
@@ -270,7 +271,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const group = await groups.read(id);
+      const group = await groups.read(seenBy(req), id);
       return { pageTitle: `Edit ${group.Name}`, group, errorMessage: firstOf(queryOf(req).error) || undefined, _categories: await categories() };
     },
     view: (ctx, req) => <GroupForm req={req} group={ctx.group} categories={ctx._categories} />,
@@ -282,9 +283,9 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
     load: async (req) => {
       const q = readParams(Type.Object({ root: Type.Optional(Type.Integer()), containing: Type.Optional(Type.Integer()) }), makeBag(req.query));
       // With `containing`, open the path from its root down to it.
-      const path = q.containing ? (await groups.parents(q.containing)).map((g) => g.ID) : [];
+      const path = q.containing ? (await groups.parents(seenBy(req), q.containing)).map((g) => g.ID) : [];
       const rootId = q.root ?? path[0] ?? 0;
-      const roots = rootId ? [await groups.named.require(rootId)].map((g) => ({ id: g.id, name: g.name, categoryName: null, childCount: 1, ownerId: g.owner_id })) : await groups.treeChildren(0, 50);
+      const roots = rootId ? [await groups.named.require(rootId, seenBy(req))].map((g) => ({ id: g.id, name: g.name, categoryName: null, childCount: 1, ownerId: g.owner_id })) : await groups.treeChildren(seenBy(req), 0, 50);
       return { pageTitle: 'Group tree', roots, open: path, highlight: q.containing ?? null };
     },
     view: (ctx) => (

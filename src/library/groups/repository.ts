@@ -6,6 +6,8 @@ import { containsText } from '../../core/db/fragments.js';
 import type { Dialect } from '../../core/db/dialect/index.js';
 import type { GroupTable } from '../schema/database.js';
 import { applyDateBounds } from '../common/list.repository.js';
+import { insideScope } from '../auth/visibility.repository.js';
+import type { Visibility } from '../auth/visibility.js';
 import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named.repository.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { GroupListQuery } from './filters.js';
@@ -57,8 +59,13 @@ function tagCondition(f: GroupListQuery, tag: number): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${sql.join(ors, sql` OR `)})`;
 }
 
-export class GroupRepository extends NamedRepository<'groups', GroupFilter> {
+export class GroupRepository extends NamedRepository<'groups', GroupFilter, [vis: Visibility]> {
   protected readonly table = 'groups';
+
+  /** Confined by its id (companion §10.10). */
+  protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
+    return vis ? insideScope(vis, 'groups.id') : null;
+  }
   protected readonly sort = GROUP_SORT;
 
   /** Every filter of the list, its timeline, its page and mass edit's Target=filter. */
@@ -100,9 +107,9 @@ export class GroupRepository extends NamedRepository<'groups', GroupFilter> {
   }
 
   /** Ids of the groups a filter selects, in id order, at most `limit`. */
-  async matchingIds(f: GroupFilter, limit: number): Promise<number[]> {
+  async matchingIds(f: GroupFilter, limit: number, vis: Visibility): Promise<number[]> {
     const id = sql.ref<number>('groups.id');
-    const rows = await this.filtered(f).select(id.as('id')).orderBy(id).limit(limit).execute();
+    const rows = await this.seenBy(this.filtered(f), [vis]).select(id.as('id')).orderBy(id).limit(limit).execute();
     return rows.map((r) => r.id);
   }
 
@@ -111,23 +118,24 @@ export class GroupRepository extends NamedRepository<'groups', GroupFilter> {
   }
 
   /** The group's direct children by name, at most `limit`. */
-  async children(id: number, limit: number): Promise<GroupRow[]> {
-    return (await this.db.selectFrom('groups').selectAll().where('owner_id', '=', id).orderBy('name').limit(limit).execute()) as GroupRow[];
+  async children(id: number, limit: number, vis: Visibility): Promise<GroupRow[]> {
+    return (await this.seenBy(this.db.selectFrom('groups').selectAll().where('owner_id', '=', id), [vis]).orderBy('name').limit(limit).execute()) as GroupRow[];
   }
 
   /** The groups this one relates to, by name, at most `limit`. */
-  async relatedGroups(id: number, limit: number): Promise<GroupRow[]> {
-    return (await this.db
+  async relatedGroups(id: number, limit: number, vis: Visibility): Promise<GroupRow[]> {
+    const q = this.db
       .selectFrom('group_related_groups as rg')
       .innerJoin('groups', 'groups.id', 'rg.related_group_id')
       .selectAll('groups')
-      .where('rg.group_id', '=', id)
+      .where('rg.group_id', '=', id);
+    return (await this.seenBy(q, [vis])
       .orderBy('groups.name')
       .limit(limit)
       .execute()) as GroupRow[];
   }
 
-  /** Ancestors of a group, most distant first, the group itself last. */
+  /** Ancestors of a group, most distant first, the group itself last (unconfined: see `visibleAncestors`). */
   async ancestors(id: number): Promise<GroupRow[]> {
     const r = await sql<GroupRow & { depth: number }>`
       WITH RECURSIVE chain(id, owner_id, depth) AS (
@@ -137,6 +145,14 @@ export class GroupRepository extends NamedRepository<'groups', GroupFilter> {
       )
       SELECT g.*, chain.depth FROM chain JOIN "groups" g ON g.id = chain.id ORDER BY chain.depth DESC`.execute(this.db);
     return r.rows;
+  }
+
+  /** The ids among `ids` that `vis` may see. */
+  async visibleAmong(ids: readonly number[], vis: Visibility): Promise<number[]> {
+    if (ids.length === 0) return [];
+    if (vis.kind === 'all') return [...ids];
+    const rows = await this.seenBy(this.db.selectFrom('groups').select('groups.id').where('groups.id', 'in', [...ids]), [vis]).execute();
+    return rows.map((r) => r.id);
   }
 
   /** True when making `ownerId` the parent of `groupId` would close a loop (incl. self-ownership). */
@@ -153,13 +169,16 @@ export class GroupRepository extends NamedRepository<'groups', GroupFilter> {
   }
 
   /** One page of a parent's children (parentId 0 = root groups) with their own child counts. */
-  async treeChildren(parentId: number, limit: number): Promise<TreeChild[]> {
-    const parent = parentId === 0 ? sql`g.owner_id IS NULL` : sql`g.owner_id = ${parentId}`;
+  async treeChildren(parentId: number, limit: number, vis: Visibility): Promise<TreeChild[]> {
+    // A confined caller's roots are its scope group (what is above it does not exist for it).
+    const parent =
+      parentId !== 0 ? sql`g.owner_id = ${parentId}` : vis.kind === 'subtree' && vis.rootId !== null ? sql`g.id = ${vis.rootId}` : sql`g.owner_id IS NULL`;
+    const seen = insideScope(vis, 'g.id') ?? sql`1 = 1`;
     const r = await sql<TreeChild>`
       SELECT g.id, g.name, c.name AS "categoryName", g.owner_id AS "ownerId",
         (SELECT count(*) FROM "groups" k WHERE k.owner_id = g.id) AS "childCount"
       FROM "groups" g LEFT JOIN categories c ON c.id = g.category_id
-      WHERE ${parent}
+      WHERE ${parent} AND ${seen}
       ORDER BY lower(g.name), g.id
       LIMIT ${limit}`.execute(this.db);
     return r.rows;
@@ -194,16 +213,20 @@ export class GroupRepository extends NamedRepository<'groups', GroupFilter> {
   }
 
   /** Owned (`ownerId`) or related (`relatedTo`) resources, newest first, as the small shape a group read embeds. */
-  async resourceStubs(where: { ownerId: number } | { relatedTo: number }, limit: number) {
+  async resourceStubs(where: { ownerId: number } | { relatedTo: number }, limit: number, vis: Visibility) {
     let q = this.db.selectFrom('resources').select(['resources.id', 'resources.name', 'resources.content_type', 'resources.file_size', 'resources.created_at']);
+    const seen = insideScope(vis, 'resources.owner_id');
+    if (seen) q = q.where(seen);
     if ('ownerId' in where) q = q.where('resources.owner_id', '=', where.ownerId);
     else q = q.innerJoin('groups_related_resources as rr', 'rr.resource_id', 'resources.id').where('rr.group_id', '=', where.relatedTo);
     return q.orderBy('resources.created_at', 'desc').orderBy('resources.id', 'desc').limit(limit).execute();
   }
 
   /** Owned (`ownerId`) or related (`relatedTo`) notes, newest first. */
-  async noteStubs(where: { ownerId: number } | { relatedTo: number }, limit: number) {
+  async noteStubs(where: { ownerId: number } | { relatedTo: number }, limit: number, vis: Visibility) {
     let q = this.db.selectFrom('notes').select(['notes.id', 'notes.name', 'notes.description', 'notes.created_at']);
+    const seen = insideScope(vis, 'notes.owner_id');
+    if (seen) q = q.where(seen);
     if ('ownerId' in where) q = q.where('notes.owner_id', '=', where.ownerId);
     else q = q.innerJoin('groups_related_notes as rn', 'rn.note_id', 'notes.id').where('rn.group_id', '=', where.relatedTo);
     return q.orderBy('notes.created_at', 'desc').orderBy('notes.id', 'desc').limit(limit).execute();

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { registerInlineEdits, sendList } from '../common/routes.js';
-import { actorOf, type LibraryRoutes } from '../http/routes.js';
+import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import { GroupListInput } from './filters.js';
 import type { GroupService } from './service.js';
 import type { Library } from '../context.js';
@@ -36,8 +36,8 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     summary: 'List groups (preloads Tags and Category)',
     needs: 'read',
     input: GroupListInput,
-    handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await groups.list(input);
+    handler: async ({ req, input, reply }) => {
+      const { rows, page, perPage } = await groups.list(seenBy(req), input);
       return sendList(reply, rows, page, perPage);
     },
   });
@@ -49,7 +49,7 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     summary: 'One group; owned and related resources truncated to 5, other collections to 50',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => groups.read(input.id),
+    handler: async ({ req, input }) => groups.read(seenBy(req), input.id),
   });
 
   routes.add({
@@ -59,7 +59,7 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     summary: 'Ancestor chain, most distant first, the group last',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => groups.parents(input.id),
+    handler: async ({ req, input }) => groups.parents(seenBy(req), input.id),
   });
 
   routes.add({
@@ -69,9 +69,9 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
     summary: 'Children of a group (parentId 0 = root groups) with child counts',
     needs: 'read',
     input: Type.Object({ parentId: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()) }),
-    handler: async ({ input }) => {
+    handler: async ({ req, input }) => {
       const limit = input.limit === undefined || input.limit < 1 ? TREE_DEFAULT : Math.min(input.limit, TREE_MAX);
-      return groups.treeChildren(input.parentId ?? 0, limit);
+      return groups.treeChildren(seenBy(req), input.parentId ?? 0, limit);
     },
   });
 
@@ -150,7 +150,7 @@ export function registerGroupRoutes(routes: LibraryRoutes, lib: Library, groups:
   registerTimeline(routes, {
     path: '/v1/groups/timeline',
     tag: 'groups',
-    source: { label: 'group', counts: (input, buckets) => groups.timeline(input, buckets) },
+    source: { label: 'group', counts: (vis, input, buckets) => groups.timeline(vis, input, buckets) },
     input: GroupListInput,
   });
 }

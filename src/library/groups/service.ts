@@ -6,10 +6,11 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Tx } from '../../core/db/repository.js';
 import { parseJson } from '../../core/db/values.js';
-import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { CarrierService } from '../categories/service.js';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
 import type { TimeBucket } from '../common/named.repository.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
@@ -68,14 +69,14 @@ const resourceStub = (r: { id: number; name: string; content_type: string; file_
 const noteStub = (r: { id: number; name: string; description: string; created_at: string }) => ({ ID: r.id, Name: r.name, Description: r.description, CreatedAt: r.created_at });
 
 export class GroupService {
-  readonly named: NamedEntities<'groups', GroupFilter>;
+  readonly named: NamedEntities<'groups', GroupFilter, [vis: Visibility]>;
 
   constructor(
     private readonly repo: GroupRepository,
     private readonly copies: GroupCopyRepository,
     private readonly deps: GroupDeps,
   ) {
-    this.named = new NamedEntities(repo, { entityType: 'group', label: 'group', uniqueName: false }, deps);
+    this.named = new NamedEntities<'groups', GroupFilter, [vis: Visibility]>(repo, { entityType: 'group', label: 'group', uniqueName: false }, deps);
   }
 
   /** The filter with its MRQL expression compiled. */
@@ -84,19 +85,19 @@ export class GroupService {
   }
 
   /** One page of the list with Tags and Category preloaded (two extra statements per page). */
-  async list(f: GroupListQuery, perPage?: number) {
-    const { rows, page, perPage: size } = await this.named.list(this.filter(f), perPage);
+  async list(vis: Visibility, f: GroupListQuery, perPage?: number) {
+    const { rows, page, perPage: size } = await this.named.list(this.filter(f), perPage, vis);
     return { rows: await this.present(rows), page, perPage: size };
   }
 
   /** Created and updated counts per bucket over the list's filters. */
-  timeline(f: GroupListQuery, buckets: readonly TimeBucket[]) {
-    return this.repo.timeline(this.filter(f), buckets);
+  timeline(vis: Visibility, f: GroupListQuery, buckets: readonly TimeBucket[]) {
+    return this.repo.timeline(this.filter(f), buckets, vis);
   }
 
   /** Ids matching a filter, for mass edit (bounded by the caller), inside its transaction. */
-  matchingIds(f: GroupListQuery, limit: number, tx?: Tx<Database>): Promise<number[]> {
-    return (tx ? this.repo.in(tx) : this.repo).matchingIds(this.filter(f), limit);
+  matchingIds(vis: Visibility, f: GroupListQuery, limit: number, tx?: Tx<Database>): Promise<number[]> {
+    return (tx ? this.repo.in(tx) : this.repo).matchingIds(this.filter(f), limit, vis);
   }
 
   private async present(rows: GroupRow[]) {
@@ -108,19 +109,19 @@ export class GroupService {
   }
 
   /** The single-group read: owned and related resources truncated to 5, other collections to 50. */
-  async read(id: number | undefined) {
-    const row = await this.named.require(id);
+  async read(vis: Visibility, id: number | undefined) {
+    const row = await this.named.require(id, vis);
     const [tags, category, owner, ownGroups, relatedGroups, ownResources, relatedResources, ownNotes, relatedNotes, relations] = await Promise.all([
       this.deps.tags.tagsOf('group', [row.id]),
       row.category_id === null ? undefined : this.deps.categories.find(row.category_id),
-      row.owner_id === null ? undefined : this.repo.find(row.owner_id),
-      this.repo.children(row.id, COLLECTION_LIMIT),
-      this.repo.relatedGroups(row.id, COLLECTION_LIMIT),
-      this.repo.resourceStubs({ ownerId: row.id }, OWN_RESOURCE_LIMIT),
-      this.repo.resourceStubs({ relatedTo: row.id }, OWN_RESOURCE_LIMIT),
-      this.repo.noteStubs({ ownerId: row.id }, COLLECTION_LIMIT),
-      this.repo.noteStubs({ relatedTo: row.id }, COLLECTION_LIMIT),
-      this.deps.relations.ofGroup(row.id, COLLECTION_LIMIT),
+      row.owner_id === null ? undefined : this.repo.find(row.owner_id, vis),
+      this.repo.children(row.id, COLLECTION_LIMIT, vis),
+      this.repo.relatedGroups(row.id, COLLECTION_LIMIT, vis),
+      this.repo.resourceStubs({ ownerId: row.id }, OWN_RESOURCE_LIMIT, vis),
+      this.repo.resourceStubs({ relatedTo: row.id }, OWN_RESOURCE_LIMIT, vis),
+      this.repo.noteStubs({ ownerId: row.id }, COLLECTION_LIMIT, vis),
+      this.repo.noteStubs({ relatedTo: row.id }, COLLECTION_LIMIT, vis),
+      this.deps.relations.ofGroup(vis, row.id, COLLECTION_LIMIT),
     ]);
     return {
       ...groupRecord(row),
@@ -137,20 +138,31 @@ export class GroupService {
     };
   }
 
-  async parents(id: number | undefined) {
-    const row = await this.named.require(id);
-    return (await this.repo.ancestors(row.id)).map(groupRecord);
+  /** The group's ancestors and itself; a confined caller's chain starts at its scope group. */
+  async parents(vis: Visibility, id: number | undefined) {
+    const row = await this.named.require(id, vis);
+    const chain = await this.repo.ancestors(row.id);
+    const visible = new Set(await this.repo.visibleAmong(chain.map((g) => g.id), vis));
+    return chain.filter((g) => visible.has(g.id)).map(groupRecord);
   }
 
   /** One page of a parent's children (0 = root groups) with their child counts. */
-  async treeChildren(parentId: number, limit: number): Promise<TreeChild[]> {
-    const rows = await this.repo.treeChildren(parentId, limit);
+  async treeChildren(vis: Visibility, parentId: number, limit: number): Promise<TreeChild[]> {
+    const rows = await this.repo.treeChildren(parentId, limit, vis);
     return rows.map((row) => ({ ...row, childCount: Number(row.childCount), categoryName: row.categoryName ?? null }));
   }
 
-  private async checkOwner(groupId: number | null, ownerId: number | null | undefined): Promise<void> {
-    if (ownerId === null || ownerId === undefined) return;
-    if (!(await this.repo.find(ownerId))) throw notFound(`owner group ${ownerId} not found`);
+  /**
+   * The new parent must exist and be visible; a confined caller must name one (a top-level
+   * group is outside every subtree) — 403, as the contract has for clearing an owner.
+   */
+  private async checkOwner(vis: Visibility, groupId: number | null, ownerId: number | null | undefined): Promise<void> {
+    if (ownerId === null || ownerId === undefined) {
+      if (vis.kind === 'subtree') throw forbidden(`a group-limited account cannot place a group at the top level: choose a parent ${OUTSIDE_SCOPE.replace('outside', 'inside')}`);
+      return;
+    }
+    if (!(await this.repo.find(ownerId, SEE_ALL))) throw notFound(`owner group ${ownerId} not found`);
+    if (!(await this.repo.find(ownerId, vis))) throw forbidden(`owner group ${ownerId} is ${OUTSIDE_SCOPE}`);
     if (groupId !== null && (await this.repo.wouldCreateCycle(groupId, ownerId))) {
       throw conflict(groupId === ownerId ? 'a group cannot own itself' : 'this owner would create an ownership cycle');
     }
@@ -162,11 +174,11 @@ export class GroupService {
   }
 
   /** The links a write sets, checked: every id must exist; a group does not relate to itself. */
-  private async checkLinks(groupId: number | null, tags: number[] | undefined, related: number[] | undefined) {
+  private async checkLinks(vis: Visibility, groupId: number | null, tags: number[] | undefined, related: number[] | undefined) {
     const tagIds = tags === undefined ? undefined : [...new Set(tags)];
     if (tagIds?.length) await this.deps.tags.named.requireAll(tagIds);
     const relatedIds = related === undefined ? undefined : [...new Set(related)].filter((g) => g !== groupId);
-    if (relatedIds?.length) await this.named.requireAll(relatedIds);
+    if (relatedIds?.length) await this.named.requireAll(relatedIds, vis);
     return { tagIds, relatedIds };
   }
 
@@ -182,45 +194,53 @@ export class GroupService {
     // 0 means none, as forms send it.
     const categoryId = input.CategoryId || null;
     const ownerId = input.OwnerId || null;
+    const vis = visibilityOf(actor.principal);
     await this.checkCategory(categoryId);
-    await this.checkOwner(null, ownerId);
+    await this.checkOwner(vis, null, ownerId);
     await this.deps.categories.checkEntityMeta(categoryId, JSON.parse(meta) as Record<string, unknown>);
-    const links = await this.checkLinks(null, input.Tags, input.Groups);
+    const links = await this.checkLinks(vis, null, input.Tags, input.Groups);
+    const data: ChangeData = { id: 0, name, description: input.Description ?? '', meta };
     const id = await withChange(this.deps.bus, actor, 'create', 'group', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       const newId = await this.deps.transactor.run(async (tx) => {
         const groups = this.repo.in(tx);
-        const created = await groups.insert({ ...newRowStamp(actor), name, description: input.Description ?? '', url, meta, owner_id: ownerId, category_id: categoryId });
+        const created = await groups.insert({ ...newRowStamp(actor), name: finalName, description: changedText(data, 'description', ''), url, meta: finalMeta, owner_id: ownerId, category_id: categoryId });
         await this.setLinks(groups, created, links);
         return created;
       });
-      return { id: newId, name, result: newId };
-    });
-    return this.read(id);
+      return { id: newId, name: finalName, result: newId };
+    }, { data });
+    return this.read(vis, id);
   }
 
   /** Partial update: omitted fields and absent arrays keep their values; explicit empties clear. */
   async update(actor: Actor, id: number, input: GroupWrite) {
-    const before = await this.named.require(id);
+    const vis = visibilityOf(actor.principal);
+    const before = await this.named.require(id, vis);
     const name = input.Name === undefined ? before.name : validName(input.Name);
     const meta = input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta');
     const categoryId = input.CategoryId === undefined ? before.category_id : input.CategoryId || null;
     const ownerId = input.OwnerId === undefined ? before.owner_id : input.OwnerId || null;
     await this.checkCategory(categoryId);
-    if (ownerId !== before.owner_id) await this.checkOwner(id, ownerId);
+    if (ownerId !== before.owner_id) await this.checkOwner(vis, id, ownerId);
     if (input.Meta !== undefined || categoryId !== before.category_id) {
       await this.deps.categories.checkEntityMeta(categoryId, JSON.parse(meta) as Record<string, unknown>);
     }
     const url = input.URL === undefined ? before.url : normaliseUrl(input.URL);
-    const links = await this.checkLinks(id, input.Tags, input.Groups);
+    const links = await this.checkLinks(vis, id, input.Tags, input.Groups);
+    const data: ChangeData = { id, name, description: input.Description ?? before.description, meta };
     await withChange(this.deps.bus, actor, 'update', 'group', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       await this.deps.transactor.run(async (tx) => {
         const groups = this.repo.in(tx);
-        await groups.update(id, { name, description: input.Description ?? before.description, url, meta, owner_id: ownerId, category_id: categoryId });
+        await groups.update(id, { name: finalName, description: changedText(data, 'description', before.description), url, meta: finalMeta, owner_id: ownerId, category_id: categoryId }, vis);
         await this.setLinks(groups, id, links);
       });
-      return { id, name, before, result: undefined };
-    });
-    return this.read(id);
+      return { id, name: finalName, before, result: undefined };
+    }, { data });
+    return this.read(vis, id);
   }
 
   private async refuseScopeGroups(ids: number[]): Promise<void> {
@@ -228,7 +248,7 @@ export class GroupService {
   }
 
   async delete(actor: Actor, id: number | undefined): Promise<GroupRow> {
-    const row = await this.named.require(id);
+    const row = await this.named.require(id, visibilityOf(actor.principal));
     await this.refuseScopeGroups([row.id]);
     return this.named.delete(actor, row.id);
   }
@@ -236,17 +256,21 @@ export class GroupService {
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badRequest('ID must list at least one group');
-    await this.named.requireAll(unique);
+    const vis = visibilityOf(actor.principal);
+    await this.named.requireAll(unique, vis);
     await this.refuseScopeGroups(unique);
     await withChange(this.deps.bus, actor, 'delete', 'group', async () => {
-      await this.repo.remove(unique);
+      await this.repo.remove(unique, vis);
       return { message: `Deleted ${unique.length} groups (${unique.join(', ')})`, result: undefined };
-    });
+    }, { ids: unique });
   }
 
   /** Copies the group with its associations and duplicates its relations in both directions. */
   async clone(actor: Actor, id: number | undefined) {
-    const source = await this.named.require(id);
+    const vis = visibilityOf(actor.principal);
+    const source = await this.named.require(id, vis);
+    // A clone sits beside its source; a confined caller cannot clone its own scope root upward.
+    await this.checkOwner(vis, source.id, source.owner_id);
     const newId = await withChange(this.deps.bus, actor, 'create', 'group', async () => {
       const cloneId = await this.deps.transactor.run(async (tx) => {
         const stamp = newRowStamp(actor);
@@ -266,7 +290,7 @@ export class GroupService {
       });
       return { id: cloneId, name: source.name, message: `Cloned group "${source.name}" (${source.id}) as ${cloneId}`, result: cloneId };
     });
-    return this.read(newId);
+    return this.read(vis, newId);
   }
 
   /** Moves every relationship of the losers to the winner, then deletes the losers. */
@@ -274,8 +298,9 @@ export class GroupService {
     const losers = [...new Set(loserIds)];
     if (losers.length === 0) throw badRequest('Losers must list at least one group');
     if (losers.includes(winnerId)) throw badRequest('the winner cannot also be a loser');
-    const winner = await this.named.require(winnerId);
-    await this.named.requireAll(losers);
+    const vis = visibilityOf(actor.principal);
+    const winner = await this.named.require(winnerId, vis);
+    await this.named.requireAll(losers, vis);
     await this.refuseScopeGroups(losers);
     const ancestors = (await this.repo.ancestors(winner.id)).map((g) => g.id);
     if (losers.some((l) => ancestors.includes(l))) throw conflict('cannot merge an ancestor into one of its descendants');
@@ -286,8 +311,8 @@ export class GroupService {
         // The winner's own meta wins over the losers'; among losers, higher ids win.
         const loserMeta = (await groups.metas(losers)).map((m) => parseJson<Record<string, unknown>>(m, {}));
         const meta = Object.assign({}, ...loserMeta, parseJson<Record<string, unknown>>(winner.meta, {})) as Record<string, unknown>;
-        await groups.remove(losers);
-        await groups.update(winner.id, { meta: JSON.stringify(meta) });
+        await groups.remove(losers, vis);
+        await groups.update(winner.id, { meta: JSON.stringify(meta) }, vis);
       });
       return { id: winner.id, name: winner.name, message: `Merged groups ${losers.join(', ')} into "${winner.name}"`, result: undefined };
     });

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
 import { RouteRegistry, type RouteDef } from '../../core/http/routes.js';
 import type { Actor, Capability } from '../auth/principal.js';
+import { visibilityOf, type Visibility } from '../auth/visibility.js';
 
 export type LibraryRoute<S extends TObject> = RouteDef<S, Capability>;
 export type LibraryRoutes = RouteRegistry<Capability>;
@@ -19,4 +20,9 @@ export function actorOf(req: FastifyRequest): Actor {
     principal: req.principal,
     origin: { path: req.url.slice(0, 500), userAgent: String(req.headers['user-agent'] ?? '').slice(0, 500), ip: req.ip },
   };
+}
+
+/** What the requesting principal may see (companion §10.10), computed once per request. */
+export function seenBy(req: FastifyRequest): Visibility {
+  return visibilityOf(req.principal);
 }

@@ -4,6 +4,8 @@
 import { sql } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
 import type { Database } from '../schema/database.js';
+import { insideScope } from '../auth/visibility.repository.js';
+import type { Visibility } from '../auth/visibility.js';
 import { carrierSchema } from '../categories/repository.js';
 import type { CarrierRef, ContentTable, LinkSpec } from '../common/content.js';
 
@@ -27,10 +29,13 @@ type Stand = 'groups';
 const stand = (table: ContentTable) => table as Stand;
 
 export class ContentRepository extends Repository<Database> {
-  /** The ids among `ids` that exist in `table`. */
-  async existingIds(table: ContentTable | 'tags', ids: readonly number[]): Promise<number[]> {
+  /** The ids among `ids` that exist in `table` and that `vis` may see (tags are global). */
+  async existingIds(table: ContentTable | 'tags', ids: readonly number[], vis: Visibility): Promise<number[]> {
     if (ids.length === 0) return [];
-    return (await this.db.selectFrom(table as Stand).select('id').where('id', 'in', [...ids]).execute()).map((r) => r.id);
+    let q = this.db.selectFrom(table as Stand).select('id').where('id', 'in', [...ids]);
+    const seen = table === 'tags' ? null : insideScope(vis, table === 'groups' ? 'groups.id' : `${table}.owner_id`);
+    if (seen) q = q.where(seen);
+    return (await q.execute()).map((r) => r.id);
   }
 
   /** The link rows of the entities `selfIds`. */

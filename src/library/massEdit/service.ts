@@ -6,8 +6,9 @@
 // parameter limits.
 import type { Tx } from '../../core/db/repository.js';
 import { nowIso } from '../../core/db/values.js';
-import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
 import type { ContentKind, LinkSpec } from '../common/content.js';
 import type { NamedDeps } from '../common/named.js';
@@ -48,21 +49,22 @@ export class ContentEdits {
   ) {}
 
   /** Every id must exist in `table` (404 naming the first that does not). */
-  private async requireIds(content: ContentRepository, table: Parameters<ContentRepository['existingIds']>[0], ids: number[], label: string): Promise<void> {
+  /** Every id must exist in `table` and be visible (404 naming the first that is not). */
+  private async requireIds(content: ContentRepository, table: Parameters<ContentRepository['existingIds']>[0], ids: number[], label: string, vis: Visibility): Promise<void> {
     for (const part of chunks(ids)) {
-      const have = new Set(await content.existingIds(table, part));
+      const have = new Set(await content.existingIds(table, part, vis));
       const missing = part.find((i) => !have.has(i));
       if (missing !== undefined) throw notFound(`${label} ${missing} not found`);
     }
   }
 
-  private async resolveSelection(tx: Tx<Database>, kind: ContentKind, plan: MassEditPlan, ceiling: number): Promise<number[]> {
+  private async resolveSelection(tx: Tx<Database>, kind: ContentKind, plan: MassEditPlan, ceiling: number, vis: Visibility): Promise<number[]> {
     const s = plan.selection;
     if (s.target === 'ids') {
-      await this.requireIds(this.repo.in(tx), kind.table, s.ids, kind.entity);
+      await this.requireIds(this.repo.in(tx), kind.table, s.ids, kind.entity, vis);
       return s.ids;
     }
-    const ids = await kind.filterIds(tx, s.query, ceiling + 1);
+    const ids = await kind.filterIds(tx, vis, s.query, ceiling + 1);
     if (ids.length > ceiling) throw badRequest(`the filter matches more than ${ceiling} ${kind.plural}; narrow it down`);
     if (ids.length !== s.expected) throw conflict(`the filter now matches ${ids.length} ${kind.plural}, not the expected ${s.expected}`);
     return ids;
@@ -80,11 +82,30 @@ export class ContentEdits {
   }
 
   /** Adds, removes or replaces link rows; returns rows changed and records the entities touched. */
-  private async runLink(content: ContentRepository, spec: LinkSpec, op: LinkOp, selection: number[], touched: Set<number>): Promise<number> {
+  /**
+   * A confined caller's link ops never touch links to entities it cannot see (contract, mass
+   * edit): remove refuses to break one (403), replace keeps them. Links whose far end no longer
+   * exists are dangling rows and are cleared like any other.
+   */
+  private async runLink(content: ContentRepository, spec: LinkSpec, op: LinkOp, selection: number[], touched: Set<number>, vis: Visibility): Promise<number> {
     const selfLinks = spec.target === 'groups' && spec.table === 'group_related_groups';
     let rows = 0;
     for (const part of chunks(selection)) {
-      const existing = await content.links(spec, part);
+      let existing = await content.links(spec, part);
+      if (vis.kind === 'subtree' && spec.target !== 'tags' && existing.length > 0) {
+        const far = [...new Set(existing.map((r) => r.o))];
+        const live = new Set<number>();
+        const seen = new Set<number>();
+        for (const c of chunks(far)) {
+          for (const id of await content.existingIds(spec.target, c, SEE_ALL)) live.add(id);
+          for (const id of await content.existingIds(spec.target, c, vis)) seen.add(id);
+        }
+        const hidden = (o: number) => live.has(o) && !seen.has(o);
+        if (op.verb === 'remove' && existing.some((r) => hidden(r.o) && op.ids.includes(r.o))) {
+          throw forbidden(`cannot remove a link to an entity ${OUTSIDE_SCOPE}`);
+        }
+        existing = existing.filter((r) => !hidden(r.o));
+      }
       const have = new Set(existing.map((r) => `${r.s}:${r.o}`));
       const wanted = new Set(op.ids);
       const toDelete = existing.filter((r) => (op.verb === 'remove' ? wanted.has(r.o) : op.verb === 'replace' ? !wanted.has(r.o) : false));
@@ -114,9 +135,11 @@ export class ContentEdits {
     return rows;
   }
 
-  private async runOwner(tx: Tx<Database>, kind: ContentKind, op: OwnerOp, selection: number[], touched: Set<number>): Promise<number> {
+  private async runOwner(tx: Tx<Database>, kind: ContentKind, op: OwnerOp, selection: number[], touched: Set<number>, vis: Visibility): Promise<number> {
     const content = this.repo.in(tx);
-    if (op.ownerId !== null && (await content.existingIds('groups', [op.ownerId])).length === 0) throw notFound(`owner group ${op.ownerId} not found`);
+    if (op.ownerId === null && vis.kind === 'subtree') throw forbidden('a group-limited account cannot clear an owner');
+    if (op.ownerId !== null && (await content.existingIds('groups', [op.ownerId], SEE_ALL)).length === 0) throw notFound(`owner group ${op.ownerId} not found`);
+    if (op.ownerId !== null && (await content.existingIds('groups', [op.ownerId], vis)).length === 0) throw forbidden(`owner group ${op.ownerId} is ${OUTSIDE_SCOPE}`);
     if (kind.checkOwner) await kind.checkOwner(tx, selection, op.ownerId);
     let rows = 0;
     for (const part of chunks(selection)) {
@@ -131,23 +154,26 @@ export class ContentEdits {
 
   async massEdit(kind: ContentKind, actor: Actor, plan: MassEditPlan, ceiling: number): Promise<MassEditResult> {
     const names = opNames(plan);
+    const vis = visibilityOf(actor.principal);
     if (plan.dryRun) {
-      const matched = await this.deps.transactor.run((tx) => this.resolveSelection(tx, kind, plan, ceiling));
+      const matched = await this.deps.transactor.run((tx) => this.resolveSelection(tx, kind, plan, ceiling, vis));
       return { entity: kind.entity, matched: matched.length, affected: 0, ops: names.map((op) => ({ op, rowsAffected: 0 })), dryRun: true };
     }
     return withChange(this.deps.bus, actor, 'update', kind.entity, async () => {
       const result = await this.deps.transactor.run(async (tx) => {
         const content = this.repo.in(tx);
-        const selection = await this.resolveSelection(tx, kind, plan, ceiling);
+        const selection = await this.resolveSelection(tx, kind, plan, ceiling, vis);
         const touched = new Set<number>();
         const counts: number[] = [];
         for (const op of plan.links) {
           const spec = kind.links[op.link]!;
-          await this.requireIds(content, spec.target, op.ids, spec.target.replace(/s$/, ''));
-          counts.push(await this.runLink(content, spec, op, selection, touched));
+          // add and replace name far endpoints that must be visible; remove names existing ids
+          // and refuses (in runLink) to break a link the caller cannot see.
+          await this.requireIds(content, spec.target, op.ids, spec.target.replace(/s$/, ''), op.verb === 'remove' ? SEE_ALL : vis);
+          counts.push(await this.runLink(content, spec, op, selection, touched, vis));
         }
         if (plan.meta) counts.push(await this.runMeta(tx, kind, plan.meta, selection, touched));
-        if (plan.owner) counts.push(await this.runOwner(tx, kind, plan.owner, selection, touched));
+        if (plan.owner) counts.push(await this.runOwner(tx, kind, plan.owner, selection, touched, vis));
         const now = nowIso();
         for (const part of chunks([...touched])) await content.touch(kind.table, part, now);
         return { entity: kind.entity, matched: selection.length, affected: touched.size, ops: names.map((op, i) => ({ op, rowsAffected: counts[i] })), dryRun: false };
@@ -163,6 +189,7 @@ export class ContentEdits {
     return withChange(this.deps.bus, actor, 'update', kind.entity, async () => {
       const result = await this.deps.transactor.run(async (tx) => {
         const content = this.repo.in(tx);
+        if ((await content.existingIds(kind.table, [id], visibilityOf(actor.principal))).length === 0) throw notFound(`${kind.entity} ${id} not found`);
         const [row] = await content.metaRows(kind.table, kind.carrier, [id]);
         if (!row) throw notFound(`${kind.entity} ${id} not found`);
         const next = setMetaPath(storedMeta(row.meta), segments, value);

@@ -19,6 +19,6 @@ export function noteContent(notes: NoteService): ContentKind {
       resources: { table: 'resource_notes', self: 'note_id', other: 'resource_id', target: 'resources' },
     },
     // Mass edit runs the filter inside its own transaction.
-    filterIds: (tx, query, limit) => notes.matchingIds(readParams(NoteListInput, makeBag(query)), limit, tx as Tx<Database>),
+    filterIds: (tx, vis, query, limit) => notes.matchingIds(vis, readParams(NoteListInput, makeBag(query)), limit, tx as Tx<Database>),
   };
 }

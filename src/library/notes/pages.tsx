@@ -7,6 +7,7 @@ import { h } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
+import { seenBy } from '../http/routes.js';
 import { EmptyState, Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
@@ -51,8 +52,8 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     load: async (req) => {
       const input = readParams(NoteListInput, makeBag(req.query));
       const [{ rows, page, perPage }, total, types, tags, groups, owner] = await Promise.all([
-        notes.list(input),
-        notes.count(input),
+        notes.list(seenBy(req), input),
+        notes.count(seenBy(req), input),
         noteTypes(),
         picked(pickers, 'tags', input.Tags ?? []),
         picked(pickers, 'groups', input.Groups ?? []),
@@ -98,7 +99,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
 
   const loadNote = async (req: FastifyRequest) => {
     const { id } = readParams(IdInput, makeBag(req.query));
-    const note = await notes.read(id);
+    const note = await notes.read(seenBy(req), id);
     const list = await blocks.blocksOf(note.ID);
     const data = await views.load(list);
     return { note, list, data };
@@ -204,7 +205,10 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             {n.Resources.length ? (
               <ul>
                 {n.Resources.map((r) => (
-                  <li>
+                  <li class="note-resource">
+                    <a href={`/resource?id=${r.ID}`} data-lightbox-id={r.ID} data-lightbox-name={r.Name}>
+                      <img src={`/v1/resource/preview?ID=${r.ID}&Height=40`} alt={`View ${r.Name}`} height={40} loading="lazy" />
+                    </a>{' '}
                     <a href={`/resource?id=${r.ID}`}>{r.Name}</a> <small>{r.ContentType}</small>
                   </li>
                 ))}
@@ -260,7 +264,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const note = await notes.read(id);
+      const note = await notes.read(seenBy(req), id);
       return { pageTitle: `Edit ${note.Name}`, note, errorMessage: firstOf(queryOf(req).error) || undefined, _types: await noteTypes(), _picks: await notePicks(req, note) };
     },
     view: (ctx, req) => <NoteForm req={req} note={ctx.note} types={ctx._types} picks={ctx._picks} />,

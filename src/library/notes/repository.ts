@@ -7,6 +7,8 @@ import type { Dialect } from '../../core/db/dialect/index.js';
 import { containsText } from '../../core/db/fragments.js';
 import type { Executor } from '../../core/db/repository.js';
 import { applyDateBounds } from '../common/list.repository.js';
+import { entityVisible, insideScope, kindOfTable } from '../auth/visibility.repository.js';
+import type { Visibility } from '../auth/visibility.js';
 import { NamedRepository, type NamedQuery } from '../common/named.repository.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { Database, GroupTable, NoteTable, NoteTypeTable, ResourceTable } from '../schema/database.js';
@@ -34,8 +36,13 @@ function byNote<V extends { note_id: number }>(rows: V[]): Map<number, Omit<V, '
   return out;
 }
 
-export class NoteRepository extends NamedRepository<'notes', NoteListQuery> {
+export class NoteRepository extends NamedRepository<'notes', NoteListQuery, [vis: Visibility]> {
   protected readonly table = 'notes';
+
+  /** Confined by its owner (companion §10.10). */
+  protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
+    return vis ? insideScope(vis, 'notes.owner_id') : null;
+  }
   protected readonly sort = NOTE_SORT;
 
   constructor(
@@ -80,8 +87,8 @@ export class NoteRepository extends NamedRepository<'notes', NoteListQuery> {
   }
 
   /** Ids matching a filter, in id order, at most `limit` (mass edit Target=filter). */
-  async matchingIds(f: NoteListQuery, limit: number): Promise<number[]> {
-    const rows = await this.notes(f).select('notes.id').orderBy('notes.id').limit(limit).execute();
+  async matchingIds(f: NoteListQuery, limit: number, vis: Visibility): Promise<number[]> {
+    const rows = await this.seenBy(this.notes(f), [vis]).select('notes.id').orderBy('notes.id').limit(limit).execute();
     return rows.map((r) => r.id);
   }
 
@@ -90,26 +97,37 @@ export class NoteRepository extends NamedRepository<'notes', NoteListQuery> {
     return r.id;
   }
 
-  /** The ids among `ids` that have a row in the linked table. */
-  async existing(link: NoteLink, ids: readonly number[]): Promise<number[]> {
+  /** The ids among `ids` that have a row in the linked table and that `vis` may see. */
+  async existing(link: NoteLink, ids: readonly number[], vis: Visibility): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom(link).select('id').where('id', 'in', [...ids]).execute();
+    let q = this.db.selectFrom(link).select(`${link}.id`).where(`${link}.id`, 'in', [...ids]);
+    const seen = entityVisible(vis, kindOfTable(link), `${link}.id`);
+    if (seen) q = q.where(seen);
+    const rows = await q.execute();
     return rows.map((r) => r.id);
   }
 
-  /** Replaces the note's links of one kind with `ids`. */
-  async setLinks(noteId: number, link: NoteLink, ids: readonly number[]): Promise<void> {
+  /**
+   * Replaces the note's links of one kind with `ids`. Links to entities `vis` cannot see stay
+   * (a confined caller neither sees nor breaks them); dangling links go.
+   */
+  async setLinks(noteId: number, link: NoteLink, ids: readonly number[], vis: Visibility): Promise<void> {
     const { join, col } = LINKS[link];
-    await this.db.deleteFrom(join).where('note_id', '=', noteId).execute();
-    if (ids.length === 0) return;
+    const visible = entityVisible(vis, kindOfTable(link), `${join}.${col}`);
+    let del = this.db.deleteFrom(join).where('note_id', '=', noteId);
+    if (visible) del = del.where(sql<SqlBool>`(${visible} OR NOT EXISTS (SELECT 1 FROM ${sql.table(link)} far WHERE far.id = ${sql.ref(`${join}.${col}`)}))`);
+    await del.execute();
+    const kept = visible ? new Set((await this.db.selectFrom(join).select(sql.ref<number>(col).as('id')).where('note_id', '=', noteId).execute()).map((r) => r.id)) : new Set<number>();
+    const add = ids.filter((id) => !kept.has(id));
+    if (add.length === 0) return;
     await this.db
       .insertInto(join)
-      .values(ids.map((id) => ({ note_id: noteId, [col]: id })) as never)
+      .values(add.map((id) => ({ note_id: noteId, [col]: id })) as never)
       .execute();
   }
 
   /** Related groups of a page of notes, by note id, each list by name. */
-  async groupsOf(noteIds: readonly number[]): Promise<Map<number, Selectable<GroupTable>[]>> {
+  async groupsOf(noteIds: readonly number[], vis: Visibility): Promise<Map<number, Selectable<GroupTable>[]>> {
     if (noteIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('groups_related_notes as rn')
@@ -117,19 +135,21 @@ export class NoteRepository extends NamedRepository<'notes', NoteListQuery> {
       .selectAll('groups')
       .select('rn.note_id')
       .where('rn.note_id', 'in', [...noteIds])
+      .where(insideScope(vis, 'groups.id') ?? sql<SqlBool>`1 = 1`)
       .orderBy('groups.name')
       .execute();
     return byNote(rows);
   }
 
   /** Attached resources of a page of notes, by note id, each list by name then id. */
-  async resourcesOf(noteIds: readonly number[]): Promise<Map<number, ResourceStubRow[]>> {
+  async resourcesOf(noteIds: readonly number[], vis: Visibility): Promise<Map<number, ResourceStubRow[]>> {
     if (noteIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('resource_notes as rn')
       .innerJoin('resources as r', 'r.id', 'rn.resource_id')
       .select(['rn.note_id', 'r.id', 'r.name', 'r.content_type', 'r.file_size', 'r.hash', 'r.width', 'r.height', 'r.created_at'])
       .where('rn.note_id', 'in', [...noteIds])
+      .where(insideScope(vis, 'r.owner_id') ?? sql<SqlBool>`1 = 1`)
       .orderBy('r.name')
       .orderBy('r.id')
       .execute();
@@ -137,8 +157,8 @@ export class NoteRepository extends NamedRepository<'notes', NoteListQuery> {
   }
 
   /** A group (the note's owner). */
-  async group(id: number): Promise<Selectable<GroupTable> | undefined> {
-    return this.db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
+  async group(id: number, vis: Visibility): Promise<Selectable<GroupTable> | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('groups.id', '=', id).where(insideScope(vis, 'groups.id') ?? sql<SqlBool>`1 = 1`).executeTakeFirst();
   }
 
   /** Note types by id (a page of notes names few). */

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
 import { badRequest } from '../../core/http/errors.js';
 import { registerInlineEdits, sendList } from '../common/routes.js';
-import { actorOf, type LibraryRoutes } from '../http/routes.js';
+import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import { namedTimeline, registerTimeline } from '../timelines/routes.js';
 import type { Library } from '../context.js';
 import { noteContent } from './content.js';
@@ -38,8 +38,8 @@ export function registerNoteRoutes(routes: LibraryRoutes, lib: Library, notes: N
     summary: 'List notes (preloads Tags and NoteType)',
     needs: 'read',
     input: NoteListInput,
-    handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await notes.list(input);
+    handler: async ({ req, input, reply }) => {
+      const { rows, page, perPage } = await notes.list(seenBy(req), input);
       return sendList(reply, rows, page, perPage);
     },
   });
@@ -51,7 +51,7 @@ export function registerNoteRoutes(routes: LibraryRoutes, lib: Library, notes: N
     summary: 'One note with its tags, groups, resources, owner and note type',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => notes.read(input.id),
+    handler: async ({ req, input }) => notes.read(seenBy(req), input.id),
   });
 
   routes.add({

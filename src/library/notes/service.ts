@@ -4,10 +4,11 @@
 // MetaSchema, the description mirrored into the first text block, and the bulk operations.
 import type { Selectable } from 'kysely';
 import type { Tx } from '../../core/db/repository.js';
-import { badRequest, notFound } from '../../core/http/errors.js';
+import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { BlockService } from '../blocks/service.js';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { groupRecord } from '../groups/records.js';
@@ -53,28 +54,28 @@ function checkDateOrder(start: string | null, end: string | null): void {
 }
 
 export class NoteService {
-  readonly named: NamedEntities<'notes', NoteListQuery>;
+  readonly named: NamedEntities<'notes', NoteListQuery, [vis: Visibility]>;
 
   constructor(
     private readonly repo: NoteRepository,
     private readonly deps: NoteDeps,
   ) {
-    this.named = new NamedEntities(repo, { entityType: 'note', label: 'note', uniqueName: false }, deps);
+    this.named = new NamedEntities<'notes', NoteListQuery, [vis: Visibility]>(repo, { entityType: 'note', label: 'note', uniqueName: false }, deps);
   }
 
   /** One page of the list with Tags and NoteType preloaded (two extra statements per page). */
-  async list(f: NoteListQuery, perPage?: number) {
-    const { rows, page, perPage: size } = await this.named.list(f, perPage);
+  async list(vis: Visibility, f: NoteListQuery, perPage?: number) {
+    const { rows, page, perPage: size } = await this.named.list(f, perPage, vis);
     return { rows: await this.present(rows), page, perPage: size };
   }
 
-  count(f: NoteListQuery): Promise<number> {
-    return this.named.count(f);
+  count(vis: Visibility, f: NoteListQuery): Promise<number> {
+    return this.named.count(f, vis);
   }
 
   /** Ids matching a filter, for mass edit (bounded by the caller), inside its transaction. */
-  matchingIds(f: NoteListQuery, limit: number, tx?: Tx<Database>): Promise<number[]> {
-    return (tx ? this.repo.in(tx) : this.repo).matchingIds(f, limit);
+  matchingIds(vis: Visibility, f: NoteListQuery, limit: number, tx?: Tx<Database>): Promise<number[]> {
+    return (tx ? this.repo.in(tx) : this.repo).matchingIds(f, limit, vis);
   }
 
   /** Note types to choose from (forms and filters). */
@@ -102,14 +103,14 @@ export class NoteService {
   }
 
   /** The single-note read with every association. */
-  async read(id: number | undefined) {
-    const row = await this.named.require(id);
+  async read(vis: Visibility, id: number | undefined) {
+    const row = await this.named.require(id, vis);
     const [tags, groups, resources, types, owner] = await Promise.all([
       this.deps.tags.tagsOf('note', [row.id]),
-      this.repo.groupsOf([row.id]),
-      this.repo.resourcesOf([row.id]),
+      this.repo.groupsOf([row.id], vis),
+      this.repo.resourcesOf([row.id], vis),
       this.repo.noteTypes(typeIds([row])),
-      row.owner_id === null ? undefined : this.repo.group(row.owner_id),
+      row.owner_id === null ? undefined : this.repo.group(row.owner_id, vis),
     ]);
     return {
       ...noteRecord(row),
@@ -121,9 +122,14 @@ export class NoteService {
     };
   }
 
-  private async checkOwner(notes: NoteRepository, ownerId: number | null): Promise<void> {
-    if (ownerId === null) return;
-    if (!(await notes.group(ownerId))) throw notFound(`owner group ${ownerId} not found`);
+  /** The owner must exist; a confined caller must name one inside its subtree (403 otherwise). */
+  private async checkOwner(notes: NoteRepository, ownerId: number | null, vis: Visibility): Promise<void> {
+    if (ownerId === null) {
+      if (vis.kind === 'subtree') throw forbidden('a group-limited account cannot clear an owner: choose an owner group inside your scope');
+      return;
+    }
+    if (!(await notes.group(ownerId, SEE_ALL))) throw notFound(`owner group ${ownerId} not found`);
+    if (!(await notes.group(ownerId, vis))) throw forbidden(`owner group ${ownerId} is ${OUTSIDE_SCOPE}`);
   }
 
   /** The note type must exist; the meta must fit its MetaSchema (Decision 3). */
@@ -135,7 +141,7 @@ export class NoteService {
   }
 
   /** Every linked id must exist (404 naming the first that does not); absent lists keep links. */
-  private async setLinks(notes: NoteRepository, noteId: number, input: Pick<NoteWrite, 'Tags' | 'Groups' | 'Resources'>): Promise<void> {
+  private async setLinks(notes: NoteRepository, noteId: number, input: Pick<NoteWrite, 'Tags' | 'Groups' | 'Resources'>, vis: Visibility): Promise<void> {
     const wanted: [NoteLink, number[] | undefined][] = [
       ['tags', input.Tags],
       ['groups', input.Groups],
@@ -144,10 +150,10 @@ export class NoteService {
     for (const [link, list] of wanted) {
       if (list === undefined) continue;
       const unique = [...new Set(list)];
-      const found = new Set(await notes.existing(link, unique));
+      const found = new Set(await notes.existing(link, unique, vis));
       const missing = unique.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound(`${LINK_LABEL[link]} ${missing} not found`);
-      await notes.setLinks(noteId, link, unique);
+      await notes.setLinks(noteId, link, unique, vis);
     }
   }
 
@@ -159,32 +165,37 @@ export class NoteService {
     checkDateOrder(start, end);
     const ownerId = input.OwnerId || null;
     const noteTypeId = input.NoteTypeId || null;
+    const vis = visibilityOf(actor.principal);
+    const data: ChangeData = { id: 0, name, description: input.Description ?? '', meta };
     const id = await withChange(this.deps.bus, actor, 'create', 'note', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       const newId = await this.deps.transactor.run(async (tx) => {
         const notes = this.repo.in(tx);
-        await this.checkOwner(notes, ownerId);
-        await this.checkTypeAndMeta(notes, noteTypeId, meta, true);
+        await this.checkOwner(notes, ownerId, vis);
+        await this.checkTypeAndMeta(notes, noteTypeId, finalMeta, true);
         const noteId = await notes.insert({
           ...newRowStamp(actor),
-          name,
-          description: input.Description ?? '',
-          meta,
+          name: finalName,
+          description: changedText(data, 'description', ''),
+          meta: finalMeta,
           owner_id: ownerId,
           note_type_id: noteTypeId,
           start_date: start,
           end_date: end,
         });
-        await this.setLinks(notes, noteId, input);
+        await this.setLinks(notes, noteId, input, vis);
         return noteId;
       });
-      return { id: newId, name, result: newId };
-    });
-    return this.read(id);
+      return { id: newId, name: finalName, result: newId };
+    }, { data });
+    return this.read(vis, id);
   }
 
   /** Partial update (see the file comment). */
   async update(actor: Actor, id: number, input: NoteWrite) {
-    const before = await this.named.require(id);
+    const vis = visibilityOf(actor.principal);
+    const before = await this.named.require(id, vis);
     const name = input.Name === undefined ? before.name : validName(input.Name);
     const meta = input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta');
     const ownerId = input.OwnerId === undefined ? before.owner_id : input.OwnerId || null;
@@ -194,34 +205,38 @@ export class NoteService {
     const start = startIn === undefined ? before.start_date : startIn;
     const end = endIn === undefined ? before.end_date : endIn;
     checkDateOrder(start, end);
+    const data: ChangeData = { id, name, description: input.Description ?? before.description, meta };
     await withChange(this.deps.bus, actor, 'update', 'note', async () => {
+      const finalName = validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === meta ? meta : jsonObjectText(changedText(data, 'meta', meta) || '{}', 'Meta');
       await this.deps.transactor.run(async (tx) => {
         const notes = this.repo.in(tx);
-        if (ownerId !== before.owner_id) await this.checkOwner(notes, ownerId);
-        await this.checkTypeAndMeta(notes, noteTypeId, meta, input.Meta !== undefined || noteTypeId !== before.note_type_id);
+        if (ownerId !== before.owner_id) await this.checkOwner(notes, ownerId, vis);
+        await this.checkTypeAndMeta(notes, noteTypeId, finalMeta, finalMeta !== before.meta || noteTypeId !== before.note_type_id);
         await notes.update(id, {
-          name,
-          description: input.Description ?? before.description,
-          meta,
+          name: finalName,
+          description: changedText(data, 'description', before.description),
+          meta: finalMeta,
           owner_id: ownerId,
           note_type_id: noteTypeId,
           start_date: start,
           end_date: end,
-        });
-        if (input.Description !== undefined) await this.deps.blocks.descriptionSaved(tx, id, input.Description);
-        await this.setLinks(notes, id, input);
+        }, vis);
+        if (input.Description !== undefined) await this.deps.blocks.descriptionSaved(tx, id, changedText(data, 'description', input.Description));
+        await this.setLinks(notes, id, input, vis);
       });
-      return { id, name, before, result: undefined };
-    });
-    return this.read(id);
+      return { id, name: finalName, before, result: undefined };
+    }, { data });
+    return this.read(vis, id);
   }
 
   /** Inline description edit: also rewrites the first text block. */
   async editDescription(actor: Actor, id: number | undefined, description: string): Promise<void> {
-    const row = await this.named.require(id);
+    const vis = visibilityOf(actor.principal);
+    const row = await this.named.require(id, vis);
     await withChange(this.deps.bus, actor, 'update', 'note', async () => {
       await this.deps.transactor.run(async (tx) => {
-        await this.repo.in(tx).update(row.id, { description });
+        await this.repo.in(tx).update(row.id, { description }, vis);
         await this.deps.blocks.descriptionSaved(tx, row.id, description);
       });
       return { id: row.id, name: row.name, before: row, result: undefined };
@@ -235,11 +250,12 @@ export class NoteService {
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
     const notes = [...new Set(ids)];
     if (notes.length === 0) throw badRequest('ID must list at least one note');
+    const vis = visibilityOf(actor.principal);
+    await this.named.requireAll(notes, vis);
     await withChange(this.deps.bus, actor, 'delete', 'note', async () => {
-      await this.named.requireAll(notes);
-      await this.repo.remove(notes);
+      await this.repo.remove(notes, vis);
       return { message: `Deleted ${notes.length} notes (${notes.join(', ')})`, result: undefined };
-    });
+    }, { ids: notes });
   }
 }
 

@@ -4,8 +4,11 @@ import type { FeatureHost } from '../context.js';
 import { registerEndpointRoutes } from './endpoints.js';
 import { PluginKvRepository } from './kv.repository.js';
 import { PluginManager } from './manager.js';
+import { installDb, type DbServices } from './db.js';
+import { HookDispatcher } from './hooks.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
+import { registerPluginPages } from './pages.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -14,7 +17,7 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib }: FeatureHost, log: (message: string) => void): PluginsFeature {
+export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>): PluginsFeature {
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -26,9 +29,12 @@ export function pluginsFeature({ app, lib }: FeatureHost, log: (message: string)
           path,
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
+          extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, root: () => lib.root }),
         });
+  if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
   registerEndpointRoutes(app, manager, log);
+  registerPluginPages(app, layout, manager, log);
   return {
     manager,
     start: async () => manager?.start(),

@@ -119,11 +119,11 @@ export function buildMah(plugin: MahPlugin, services: MahServices): Record<strin
   const has = (c: CapabilityId) => plugin.capabilities.includes(c);
   const live = () => !plugin.revoked;
   const mah: Record<string, unknown> = {
-    log: (level: unknown, message: unknown, details: unknown) => {
+    log: async (level: unknown, message: unknown, details: unknown) => {
       const text = requireString(message, 2, 'log');
       const lvl = level === 'warning' || level === 'error' ? level : 'info';
       const inv = currentInvocation();
-      void services.audit.note({
+      await services.audit.note({
         level: lvl,
         action: 'plugin',
         entityType: 'plugin',

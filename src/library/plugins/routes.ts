@@ -25,7 +25,7 @@ export function registerManagementRoutes(app: FastifyInstance, manager: PluginMa
     if (!manager) throw badRequest(NOT_INITIALISED);
     return manager;
   };
-  const done = (req: FastifyRequest, reply: FastifyReply, body: unknown) => sendWrite(req, reply, body, '/plugins/manage');
+  const done = (req: FastifyRequest, reply: FastifyReply, body: unknown) => sendWrite(req, reply, body, `/plugins/manage?done=${req.url.split('?')[0].slice('/v1/plugin/'.length)}`);
 
   app.get('/v1/plugins/manage', system, async () => (manager ? manager.list() : []));
 

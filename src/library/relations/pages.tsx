@@ -7,6 +7,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
+import { seenBy } from '../http/routes.js';
 import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { picked } from '../ui/picked.js';
 import { relationTypeRecord, type RelationRecord, type RelationTypeRecord } from './records.js';
@@ -196,7 +197,7 @@ export function registerRelationPages(
     needs: 'read',
     load: async (req) => {
       const input = readParams(RelationListInput, makeBag(req.query));
-      const { rows, page, perPage } = await relations.list(input);
+      const { rows, page, perPage } = await relations.list(seenBy(req), input);
       return {
         pageTitle: 'Relations',
         relations: rows,
@@ -250,7 +251,7 @@ export function registerRelationPages(
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const relation = await relations.read(id);
+      const relation = await relations.read(seenBy(req), id);
       const title = `${relation.FromGroup?.Name} → ${relation.RelationType?.Name} → ${relation.ToGroup?.Name}`;
       return {
         pageTitle: title,
@@ -297,7 +298,7 @@ export function registerRelationPages(
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const relation = await relations.read(id);
+      const relation = await relations.read(seenBy(req), id);
       return { pageTitle: 'Edit relation', relation, errorMessage: errorOf(req), _types: await typeOptions(), _ends: await endsOf(req, relation) };
     },
     view: (ctx, req) => <RelationForm req={req} relation={ctx.relation} types={ctx._types} ends={ctx._ends} />,

@@ -1,6 +1,8 @@
 // Relation type rows (with their back-relation pairing) and relation rows between groups (with
 // the ends and types a list, a read or a rule check needs, joined in the same statement).
-import { sql, type Insertable, type SqlBool } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
+import { insideScope } from '../auth/visibility.repository.js';
+import type { Visibility } from '../auth/visibility.js';
 import type { RelationTable, RelationTypeTable } from '../schema/database.js';
 import type { CommonListInput } from '../common/list.js';
 import { NamedRepository, type NamedQuery, type NamedRow } from '../common/named.repository.js';
@@ -87,12 +89,19 @@ export class RelationTypeRepository extends NamedRepository<'group_relation_type
   }
 }
 
-export class RelationRepository extends NamedRepository<'group_relations'> {
+export class RelationRepository extends NamedRepository<'group_relations', CommonListInput, [vis: Visibility]> {
   protected readonly table = 'group_relations';
   protected readonly sort = { columns: ['id', 'name', 'created_at', 'updated_at'], meta: false };
 
+  /** A relation is visible when both its groups are (companion §10.10). */
+  protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
+    const from = vis ? insideScope(vis, 'group_relations.from_group_id') : null;
+    const to = vis ? insideScope(vis, 'group_relations.to_group_id') : null;
+    return from && to ? sql<SqlBool>`(${from} AND ${to})` : null;
+  }
+
   /** One page of relations with their ends' and type's names, newest first. */
-  async listPage(f: RelationFilters, limit: number, offset: number) {
+  async listPage(f: RelationFilters, limit: number, offset: number, vis: Visibility) {
     let q = this.db
       .selectFrom('group_relations as r')
       .innerJoin('groups as fg', 'fg.id', 'r.from_group_id')
@@ -107,12 +116,16 @@ export class RelationRepository extends NamedRepository<'group_relations'> {
       const g = f.GroupId;
       q = q.where((eb) => eb.or([eb('r.from_group_id', '=', g), eb('r.to_group_id', '=', g)]));
     }
+    const from = insideScope(vis, 'r.from_group_id');
+    const to = insideScope(vis, 'r.to_group_id');
+    if (from && to) q = q.where(from).where(to);
     return q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(limit).offset(offset).execute();
   }
 
   /** Outgoing (`from`) or incoming (`to`) relations of one group with the other end's and the type's names. */
-  async ofGroup(groupId: number, side: 'from' | 'to', limit: number) {
+  async ofGroup(groupId: number, side: 'from' | 'to', limit: number, vis: Visibility) {
     const [own, other] = side === 'from' ? (['r.from_group_id', 'r.to_group_id'] as const) : (['r.to_group_id', 'r.from_group_id'] as const);
+    const seen = insideScope(vis, other) ?? sql<SqlBool>`1 = 1`;
     return this.db
       .selectFrom('group_relations as r')
       .innerJoin('group_relation_types as t', 't.id', 'r.relation_type_id')
@@ -120,6 +133,7 @@ export class RelationRepository extends NamedRepository<'group_relations'> {
       .selectAll('r')
       .select(['t.name as type_name', 'g.name as other_name'])
       .where(own, '=', groupId)
+      .where(seen)
       .orderBy('t.name')
       .orderBy('g.name')
       .limit(limit)

@@ -5,6 +5,8 @@
 // transaction until it ends.
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { visibilityOf, type Visibility } from '../auth/visibility.js';
+import type { CommonListInput } from '../common/list.js';
 import type { CarrierService } from '../categories/service.js';
 import { rowStamp, withChange } from '../common/changes.js';
 import { pageOf } from '../common/list.js';
@@ -24,7 +26,7 @@ export interface RelationWrite {
 }
 
 export class RelationService {
-  readonly named: NamedEntities<'group_relations'>;
+  readonly named: NamedEntities<'group_relations', CommonListInput, [vis: Visibility]>;
 
   constructor(
     private readonly relations: RelationRepository,
@@ -32,13 +34,13 @@ export class RelationService {
     private readonly categories: CarrierService,
     private readonly deps: NamedDeps,
   ) {
-    this.named = new NamedEntities(relations, { entityType: 'relation', label: 'relation', uniqueName: false }, deps);
+    this.named = new NamedEntities<'group_relations', CommonListInput, [vis: Visibility]>(relations, { entityType: 'relation', label: 'relation', uniqueName: false }, deps);
   }
 
   /** Relations with their ends and type loaded, in one statement per page. */
-  async list(f: RelationFilters, perPage?: number) {
+  async list(vis: Visibility, f: RelationFilters, perPage?: number) {
     const { page, perPage: size, offset } = pageOf(f.page, perPage);
-    const rows = await this.relations.listPage(f, size, offset);
+    const rows = await this.relations.listPage(f, size, offset, vis);
     return {
       rows: rows.map((r) => ({
         ...relationRecord(r, { from: { ID: r.from_group_id, Name: r.from_name }, to: { ID: r.to_group_id, Name: r.to_name } }),
@@ -49,8 +51,8 @@ export class RelationService {
     };
   }
 
-  async read(id: number | undefined) {
-    const row = await this.named.require(id);
+  async read(vis: Visibility, id: number | undefined) {
+    const row = await this.named.require(id, vis);
     const [groups, type] = await Promise.all([this.relations.groupNames([row.from_group_id, row.to_group_id]), this.types.find(row.relation_type_id)]);
     const stub = (gid: number) => {
       const g = groups.find((x) => x.id === gid);
@@ -60,8 +62,8 @@ export class RelationService {
   }
 
   /** Outgoing and incoming relations of one group, for its detail read (capped). */
-  async ofGroup(groupId: number, limit: number) {
-    const [outgoing, incoming] = await Promise.all([this.relations.ofGroup(groupId, 'from', limit), this.relations.ofGroup(groupId, 'to', limit)]);
+  async ofGroup(vis: Visibility, groupId: number, limit: number) {
+    const [outgoing, incoming] = await Promise.all([this.relations.ofGroup(groupId, 'from', limit, vis), this.relations.ofGroup(groupId, 'to', limit, vis)]);
     const typeStub = (r: RelationRow & { type_name: string }) => ({ ID: r.relation_type_id, Name: r.type_name });
     return {
       Relationships: outgoing.map((r) => ({ ...relationRecord(r, { to: { ID: r.to_group_id, Name: r.other_name } }), RelationType: typeStub(r) })),
@@ -119,7 +121,7 @@ export class RelationService {
       });
       return { id: row.id, name: row.name, after: row, result: row.id };
     });
-    return this.read(id);
+    return this.read(visibilityOf(actor.principal), id);
   }
 
   /**
@@ -127,7 +129,8 @@ export class RelationService {
    * one is added, so a pair never points at a relation that no longer exists.
    */
   async update(actor: Actor, id: number, input: RelationWrite) {
-    const before = await this.named.require(id);
+    const vis = visibilityOf(actor.principal);
+    const before = await this.named.require(id, vis);
     const fromId = input.FromGroupId ?? before.from_group_id;
     const toId = input.ToGroupId ?? before.to_group_id;
     const typeId = input.GroupRelationTypeId ?? before.relation_type_id;
@@ -140,11 +143,11 @@ export class RelationService {
         const name = input.Name ?? before.name;
         const description = input.Description ?? before.description;
         if (moved) await relations.removeBackEdge(before);
-        await relations.update(before.id, { name, description, from_group_id: fromId, to_group_id: toId, relation_type_id: typeId });
+        await relations.update(before.id, { name, description, from_group_id: fromId, to_group_id: toId, relation_type_id: typeId }, vis);
         if (moved) await this.addBackEdge(actor, relations, fromId, toId, type, name, description);
       });
       return { id, name: input.Name ?? before.name, before, result: undefined };
     });
-    return this.read(id);
+    return this.read(vis, id);
   }
 }

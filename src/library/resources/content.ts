@@ -21,7 +21,7 @@ export function resourceContent(resources: ResourceService, stores: ResourceStor
       notes: { table: 'resource_notes', self: 'resource_id', other: 'note_id', target: 'notes' },
     },
     // Mass edit selects inside its transaction: the lookup joins it.
-    filterIds: (db, query, limit) => stores.resources.in(db as Tx<Database>).matchingIds(resources.filterOf(readParams(ResourceListInput, makeBag(query))), limit),
+    filterIds: (db, vis, query, limit) => stores.resources.in(db as Tx<Database>).matchingIds(resources.filterOf(readParams(ResourceListInput, makeBag(query))), limit, vis),
     writeMeta: (trx, id, meta) => resources.writeMeta(trx, id, meta),
   };
 }

@@ -82,7 +82,7 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
   registerTimeline(routes, {
     path: '/v1/resources/timeline',
     tag: 'resources',
-    source: { label: 'resource', counts: (input, buckets) => resources.timeline(input, buckets) },
+    source: { label: 'resource', counts: (vis, input, buckets) => resources.timeline(vis, input, buckets) },
     input: ResourceListInput,
   });
   registerViewerPage(app, layout, ctx, resources);

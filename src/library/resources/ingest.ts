@@ -3,26 +3,27 @@
 // one transaction; the staged file is renamed into place inside it, and removed again when the
 // transaction fails, so a failed request leaves neither a row nor an orphan file.
 import { basename, extname } from 'node:path';
-import { stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { badRequest, notFound, HttpError } from '../../core/http/errors.js';
+import { badRequest, forbidden, notFound, HttpError } from '../../core/http/errors.js';
 import { parseJson } from '../../core/db/values.js';
-import { contentLocation, PathEscapeError, SNIFF_BYTES, type StagedFile } from '../../core/storage/file-store.js';
+import { contentLocation, SNIFF_BYTES, type StagedFile } from '../../core/storage/file-store.js';
 import { bareMime, extensionFor, sniffMime } from '../../core/storage/sniff.js';
 import { InvalidImageError, uploadedImageSize } from '../../core/media/image.js';
 import { probeVideo } from '../../core/media/ffmpeg.js';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { newRowStamp, withChange } from '../common/changes.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { checkMeta } from '../meta/schema.js';
 import type { Actor } from '../auth/principal.js';
+import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { Database } from '../schema/database.js';
 import type { Transaction } from 'kysely';
 import { detectCategory } from './auto-detect.js';
 import { joinSeries, requireSeries, resolveSeries } from './series-meta.js';
 import { replaceLinks, requireIds } from './links.js';
 import { Filesystems } from './storage.js';
-import { isPrivateLocation } from './files.js';
+import { CLIENT_LOCATION } from './files.js';
+import { checkedSegments, openInside, UnsafePathError, type OpenedFile } from '../../core/storage/resolver.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRow } from './records.js';
 import type { ResourceStores } from './stores.js';
@@ -88,22 +89,31 @@ export class IngestService {
   }
 
   /** Checks every reference of a write once, before any file is stored (404/400 on failure). */
-  async prevalidate(input: ResourceWrite): Promise<void> {
+  async prevalidate(input: ResourceWrite, vis: Visibility): Promise<void> {
     this.ctx.fs.get(input.PathName);
     jsonObjectText(input.Meta, 'Meta');
     if (input.Name !== undefined && input.Name.trim() !== '') validName(input.Name);
     await this.ctx.lib.transactor.run(async (trx) => {
-      await this.checkRefs(trx, input);
+      await this.checkRefs(trx, input, vis, 'create');
       if (input.SeriesId !== undefined && input.SeriesId > 0) await requireSeries(this.stores.series.in(trx), input.SeriesId);
     });
   }
 
-  async checkRefs(trx: Trx, input: ResourceWrite): Promise<void> {
+  /**
+   * Every id the write names must exist (404) and be visible to `vis`. A confined caller must
+   * give a new resource an owner inside its subtree and may not clear one (403, §10.10).
+   */
+  async checkRefs(trx: Trx, input: ResourceWrite, vis: Visibility, mode: 'create' | 'edit'): Promise<void> {
     const links = this.stores.links.in(trx);
-    if (input.OwnerId !== undefined && input.OwnerId !== 0) await requireIds(links, 'groups', [input.OwnerId], 'owner group');
-    await requireIds(links, 'tags', input.Tags ?? [], 'tag');
-    await requireIds(links, 'groups', input.Groups ?? [], 'group');
-    await requireIds(links, 'notes', input.Notes ?? [], 'note');
+    const clearing = mode === 'create' ? !input.OwnerId : input.OwnerId === 0;
+    if (vis.kind === 'subtree' && clearing) throw forbidden('a group-limited account must give the resource an owner group inside its scope');
+    if (input.OwnerId !== undefined && input.OwnerId !== 0) {
+      await requireIds(links, 'groups', [input.OwnerId], 'owner group', SEE_ALL);
+      if ((await links.existing('groups', [input.OwnerId], vis)).length === 0) throw forbidden(`owner group ${input.OwnerId} is ${OUTSIDE_SCOPE}`);
+    }
+    await requireIds(links, 'tags', input.Tags ?? [], 'tag', vis);
+    await requireIds(links, 'groups', input.Groups ?? [], 'group', vis);
+    await requireIds(links, 'notes', input.Notes ?? [], 'note', vis);
     if (input.ResourceCategoryId !== undefined && input.ResourceCategoryId !== 0) {
       if (!(await this.stores.refs.in(trx).category(input.ResourceCategoryId))) throw notFound(`resource category ${input.ResourceCategoryId} not found`);
     }
@@ -176,21 +186,28 @@ export class IngestService {
     const store = this.ctx.fs.get(input.PathName);
     const storage = Filesystems.keyOf(input.PathName);
     if (!input.LocalPath || input.LocalPath.trim() === '') throw badRequest('LocalPath is required');
-    let full: string;
+    // The same resolver as /files/… : no backslash, dot segment or private folder, no symlink
+    // as the file and no symlinked folder leading out of the root.
+    let file: OpenedFile;
     try {
-      full = store.resolve(input.LocalPath);
+      file = await openInside(store.root, input.LocalPath, CLIENT_LOCATION);
     } catch (e) {
-      if (e instanceof PathEscapeError) throw badRequest(`LocalPath must stay inside the filesystem root: ${e.message}`);
+      if (e instanceof UnsafePathError) throw badRequest(`LocalPath ${input.LocalPath} cannot be registered: ${e.message}`);
+      if ((e as NodeJS.ErrnoException).code) throw badRequest(`LocalPath ${input.LocalPath} is not a file in that filesystem`);
       throw e;
     }
-    const location = '/' + full.slice(store.root.length + 1).split('\\').join('/');
-    // Temporary uploads, previews, exports, imports and deleted backups are the service's own.
-    if (isPrivateLocation(location)) throw badRequest(`LocalPath ${input.LocalPath} lies in a folder the service keeps for itself`);
-    const existing = await this.findLocal(location, storage);
-    if (existing) return { row: existing, existed: true };
-    const info = await stat(full).catch(() => null);
-    if (!info?.isFile()) throw badRequest(`LocalPath ${input.LocalPath} is not a file in that filesystem`);
-    const { sha1, head } = await hashFile(full);
+    const location = '/' + checkedSegments(input.LocalPath, CLIENT_LOCATION).join('/');
+    const full = file.path;
+    const info = { size: file.size };
+    let hashed: { sha1: string; head: Buffer };
+    try {
+      const existing = await this.findLocal(location, storage);
+      if (existing) return { row: existing, existed: true };
+      hashed = await hashHandle(file.handle);
+    } finally {
+      await file.handle.close().catch(() => undefined);
+    }
+    const { sha1, head } = hashed;
     const probed = await this.probeLocal(full, head);
     const base = basename(full);
     const row = await this.insert(actor, { ...input, Name: input.Name?.trim() ? input.Name : base, OriginalName: input.OriginalName || input.Name || base }, {
@@ -237,7 +254,7 @@ export class IngestService {
     const row = await withChange(this.ctx.lib.bus, actor, 'create', 'resource', async () => {
       const created = await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.stores.in(trx);
-        await this.checkRefs(trx, input);
+        await this.checkRefs(trx, input, visibilityOf(actor.principal), 'create');
         const categoryId = await this.categoryFor(trx, input, { contentType: file.probed.mime, fileSize: file.size, width, height });
         await this.checkCategoryMeta(trx, categoryId, meta);
         const seriesId = (await resolveSeries(stores.series, actor, input)) ?? null;
@@ -283,10 +300,10 @@ export class IngestService {
           comment: 'Original',
         });
         await stores.resources.patch(resourceId, { current_version_id: version.id });
-        await replaceLinks(stores.links, resourceId, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] });
+        await replaceLinks(stores.links, resourceId, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] }, SEE_ALL);
         // Last step inside the transaction: the file reaches its place only when every row is in.
         await file.place();
-        const inserted = await stores.resources.find(resourceId);
+        const inserted = await stores.resources.find(resourceId, SEE_ALL);
         if (!inserted) throw new Error(`resource ${resourceId} vanished inside its own transaction`);
         return inserted;
       });
@@ -310,17 +327,22 @@ export function trimName(raw: string): string {
 
 /** SHA-1 and the first bytes of an existing file, read as a stream. */
 export async function hashFile(path: string): Promise<{ sha1: string; head: Buffer }> {
-  const hash = createHash('sha1');
   const fh = await open(path, 'r');
-  let head = Buffer.alloc(0);
   try {
-    for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20 })) {
-      const b = chunk as Buffer;
-      if (head.length < SNIFF_BYTES) head = Buffer.concat([head, b.subarray(0, SNIFF_BYTES - head.length)]);
-      hash.update(b);
-    }
+    return await hashHandle(fh);
   } finally {
     await fh.close().catch(() => undefined);
+  }
+}
+
+/** SHA-1 and sniffing head of an open file, read from its start; the caller closes it. */
+async function hashHandle(fh: FileHandle): Promise<{ sha1: string; head: Buffer }> {
+  const hash = createHash('sha1');
+  let head = Buffer.alloc(0);
+  for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: 0 })) {
+    const b = chunk as Buffer;
+    if (head.length < SNIFF_BYTES) head = Buffer.concat([head, b.subarray(0, SNIFF_BYTES - head.length)]);
+    hash.update(b);
   }
   return { sha1: hash.digest('hex'), head };
 }

@@ -10,6 +10,7 @@ import { bareMime } from '../../core/storage/sniff.js';
 import { EDITABLE_IMAGE_TYPES, cropImage, readSize, rotateImage, type Reencoded } from '../../core/media/image.js';
 import { parseTimestamp, probeVideo, trimVideo } from '../../core/media/ffmpeg.js';
 import type { Actor } from '../auth/principal.js';
+import { visibilityOf } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
 import type { VersionService } from '../versions/service.js';
 import type { ResourceContext } from './context.js';
@@ -57,7 +58,7 @@ export class MediaOps {
 
   async rotate(actor: Actor, id: number | undefined, degrees: number): Promise<void> {
     if (!Number.isInteger(degrees)) throw badRequest('Degrees must be an integer');
-    const row = await this.resources.require(id);
+    const row = await this.resources.require(visibilityOf(actor.principal), id);
     await this.ctx.versionLock.with(String(row.id), async () => {
       const out = await this.edited(row, 'rotate', (path, mime) => rotateImage(path, degrees, mime));
       const staged = await this.ctx.fs.main.stageBuffer(out.data);
@@ -66,7 +67,7 @@ export class MediaOps {
   }
 
   async crop(actor: Actor, input: { ID: number; X: number; Y: number; Width: number; Height: number; Comment?: string; AsNewResource?: boolean }): Promise<{ ok: true; id?: number }> {
-    const row = await this.resources.require(input.ID);
+    const row = await this.resources.require(visibilityOf(actor.principal), input.ID);
     const rect = { x: input.X, y: input.Y, width: input.Width, height: input.Height };
     if (![rect.x, rect.y, rect.width, rect.height].every(Number.isInteger)) throw badRequest('X, Y, Width and Height must be integers');
     if (rect.width <= 0 || rect.height <= 0) throw badRequest('Width and Height must be positive');
@@ -104,7 +105,7 @@ export class MediaOps {
   }
 
   async trim(actor: Actor, input: { ID: number; Start: string; End: string; Comment?: string }): Promise<void> {
-    const row = await this.resources.require(input.ID);
+    const row = await this.resources.require(visibilityOf(actor.principal), input.ID);
     if (!bareMime(row.content_type).startsWith('video/')) throw badRequest(`trim needs a video (video/*); resource ${row.id} is ${bareMime(row.content_type)}`);
     const start = parseTimestamp(input.Start ?? '');
     const end = parseTimestamp(input.End ?? '');
@@ -135,7 +136,8 @@ export class MediaOps {
   async recalculateDimensions(actor: Actor, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badRequest('ID must list at least one resource');
-    const rows = await this.resources.named.requireAll(unique);
+    const vis = visibilityOf(actor.principal);
+    const rows = await this.resources.named.requireAll(unique, vis);
     const sizes = new Map<number, { width: number; height: number }>();
     for (const row of rows) {
       const mime = bareMime(row.content_type);
@@ -155,7 +157,7 @@ export class MediaOps {
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
       await this.ctx.lib.transactor.run(async (trx) => {
         const resources = this.stores.resources.in(trx);
-        for (const [id, s] of sizes) await resources.update(id, { width: s.width, height: s.height });
+        for (const [id, s] of sizes) await resources.update(id, { width: s.width, height: s.height }, vis);
       });
       return { message: `Recalculated dimensions of resources ${unique.join(', ')}`, result: undefined };
     });

@@ -5,6 +5,7 @@
 import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { visibilityOf } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRemoval } from './removal.js';
@@ -23,8 +24,9 @@ export class ResourceMerge {
     const losers = [...new Set(loserIds)];
     if (losers.length === 0) throw badRequest('Losers must list at least one resource');
     if (losers.includes(winnerId)) throw badRequest('the winner cannot also be a loser');
-    const winner = await this.resources.require(winnerId);
-    const loserRows = await this.resources.named.requireAll(losers);
+    const vis = visibilityOf(actor.principal);
+    const winner = await this.resources.require(vis, winnerId);
+    const loserRows = await this.resources.named.requireAll(losers, vis);
     const backups: Record<string, unknown> = {};
     for (const l of loserRows) backups[`resource_${l.id}`] = await this.resources.present(l);
 
@@ -76,9 +78,9 @@ export class ResourceMerge {
           const previous = (meta.backups && typeof meta.backups === 'object' && !Array.isArray(meta.backups) ? meta.backups : {}) as Record<string, unknown>;
           meta.backups = { ...previous, ...backups };
           const own = winner.series_id === null ? '{}' : JSON.stringify({ ...parseJson<Record<string, unknown>>(winner.own_meta, {}), backups: meta.backups });
-          await resources.update(winnerId, { meta: JSON.stringify(meta), own_meta: own });
+          await resources.update(winnerId, { meta: JSON.stringify(meta), own_meta: own }, vis);
 
-          await resources.remove(losers);
+          await resources.remove(losers, vis);
           for (const s of new Set(loserRows.map((r) => r.series_id))) if (s !== null && s !== winner.series_id) await series.removeIfEmpty(s);
         });
         return { id: winnerId, name: winner.name, message: `Merged resources ${losers.join(', ')} into ${winnerId}${keepAsVersion ? ' (kept as versions)' : ''}`, result: undefined };

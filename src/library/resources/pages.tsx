@@ -17,6 +17,7 @@ import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
 import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
+import { seenBy } from '../http/routes.js';
 import { ResourceListInput } from './filters.js';
 import type { ResourceRecord } from './records.js';
 import type { ResourceService } from './service.js';
@@ -108,7 +109,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       needs: 'read',
       load: async (req) => {
         const input = readParams(ResourceListInput, makeBag(req.query));
-        const { rows, page, perPage } = await resources.list(input);
+        const { rows, page, perPage } = await resources.list(seenBy(req), input);
         const otherView = path === '/resources' ? ['/resources/details', 'Details'] : ['/resources', 'Grid'];
         const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
         return {
@@ -230,8 +231,9 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const resource = await resources.read(id);
-      const viewer = await viewerData(ctx, await resources.require(id));
+      const vis = seenBy(req);
+      const resource = await resources.read(vis, id);
+      const viewer = await viewerData(ctx, await resources.require(vis, id));
       const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
       const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
@@ -298,7 +300,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const resource = await resources.read(id);
+      const resource = await resources.read(seenBy(req), id);
       return {
         pageTitle: `Edit ${resource.Name}`,
         resource,
@@ -317,8 +319,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     load: async (req, reply) => {
       const q = readParams(Type.Object({ r1: Type.Integer(), v1: Type.Optional(Type.Integer()), r2: Type.Optional(Type.Integer()), v2: Type.Optional(Type.Integer()) }), makeBag(req.query));
       const r2 = q.r2 ?? q.r1;
-      const [left, right] = await Promise.all([resources.require(q.r1), resources.require(r2)]);
-      const numberOf = async (resourceId: number, currentId: number | null) => (await resources.versionNumber(currentId)) ?? (await versions.list(resourceId))[0]?.versionNumber;
+      const [left, right] = await Promise.all([resources.require(seenBy(req), q.r1), resources.require(seenBy(req), r2)]);
+      const numberOf = async (resourceId: number, currentId: number | null) => (await resources.versionNumber(currentId)) ?? (await versions.list(seenBy(req), resourceId))[0]?.versionNumber;
       if (q.v1 === undefined || q.v2 === undefined) {
         const v1 = q.v1 ?? (await numberOf(left.id, left.current_version_id));
         const v2 = q.v2 ?? (await numberOf(right.id, right.current_version_id));

@@ -1,6 +1,7 @@
 // Fills resource records with their associations: a page of resources gets Tags, Owner,
 // resourceCategory and series (one statement each, four at most); the single read adds Notes,
 // Groups, versions and the image hash.
+import type { Visibility } from '../auth/visibility.js';
 import { parseJson } from '../../core/db/values.js';
 import { groupRecord } from '../groups/records.js';
 import type { SimilarityRepository } from '../similarity/repository.js';
@@ -49,12 +50,12 @@ export class ResourcePresenter {
   }
 
   /** The single read: everything a list shows plus Notes, Groups, versions and the image hash. */
-  async one(row: ResourceRow): Promise<ResourceRecord> {
+  async one(row: ResourceRow, vis: Visibility): Promise<ResourceRecord> {
     const { links, versions, similarity } = this.deps;
     const [[rec], notes, groups, versionRows, hash] = await Promise.all([
       this.page([row]),
-      links.notesOf(row.id),
-      links.relatedGroupsOf(row.id),
+      links.notesOf(row.id, vis),
+      links.relatedGroupsOf(row.id, vis),
       versions.listFor(row.id),
       similarity.hashOf(row.id),
     ]);

@@ -3,8 +3,9 @@
 // video frame or an imported sidecar) that every size is then made from. Clearing removes the
 // resource's folder, so the next request regenerates.
 import { stat, rm, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { HttpError } from '../../core/http/errors.js';
+import { checkedPath } from '../../core/storage/resolver.js';
 import { writeFileAtomic } from '../../core/storage/file-store.js';
 import { KeyedLock, LockTimeoutError } from '../../core/storage/keyed-lock.js';
 import { bareMime } from '../../core/storage/sniff.js';
@@ -20,7 +21,8 @@ const MAX_SIDE = 600;
 /** Image types this build has no decoder for: they get the placeholder, not a 415. */
 const NO_DECODER = new Set(['image/x-icon', 'image/vnd.microsoft.icon', 'image/heic', 'image/heif']);
 
-export type PreviewResult = { kind: 'file'; path: string; etag: string } | { kind: 'placeholder' };
+/** `location` is relative to the main filesystem root (inside the private preview folder). */
+export type PreviewResult = { kind: 'file'; path: string; location: string; etag: string } | { kind: 'placeholder' };
 
 export const videoToolMissing = () => new HttpError(503, 'video thumbnails need ffmpeg, which is not installed or not configured (-ffmpeg-path)');
 
@@ -91,9 +93,18 @@ export class PreviewService {
     }
   }
 
+  /** The stored file of a resource, checked by the resolver (no symlink out of its root). */
+  private async original(row: ResourceRow): Promise<string> {
+    try {
+      return await checkedPath(this.fs.get(row.storage_location).root, row.location, { allowPrivate: true });
+    } catch {
+      throw new HttpError(404, 'the stored file is missing');
+    }
+  }
+
   private async cached(row: ResourceRow, file: string, box: { width: number; height: number }): Promise<PreviewResult | null> {
     const info = await stat(file).catch(() => null);
-    return info ? { kind: 'file', path: file, etag: `"${row.hash}-${box.width}-${box.height}-${Math.floor(info.mtimeMs)}"` } : null;
+    return info ? { kind: 'file', path: file, location: relative(this.fs.main.root, file), etag: `"${row.hash}-${box.width}-${box.height}-${Math.floor(info.mtimeMs)}"` } : null;
   }
 
   private async generate(row: ResourceRow, mime: string, file: string, box: { width: number; height: number }): Promise<PreviewResult> {
@@ -105,7 +116,7 @@ export class PreviewService {
       } else if (mime === 'application/pdf' && this.pdfTool) {
         source = await this.pdfSource(row, this.pdfTool);
         if (!source) return { kind: 'placeholder' };
-      } else if (mime.startsWith('image/') && !NO_DECODER.has(mime)) source = this.fs.get(row.storage_location).resolve(row.location);
+      } else if (mime.startsWith('image/') && !NO_DECODER.has(mime)) source = await this.original(row);
       else return { kind: 'placeholder' };
     }
     let out: Buffer;
@@ -120,7 +131,7 @@ export class PreviewService {
 
   /** The first page of a PDF as the source image; an unreadable PDF gets the placeholder. */
   private async pdfSource(row: ResourceRow, tool: PdfTool): Promise<string | null> {
-    const original = this.fs.get(row.storage_location).resolve(row.location);
+    const original = await this.original(row);
     let page: Buffer;
     try {
       page = await this.ffmpegSlots.run(() => pdfFirstPage(tool, original, 1200, this.media.videoThumbTimeoutMs));
@@ -134,7 +145,7 @@ export class PreviewService {
 
   /** The video's frame as the source image: a sidecar <location>.thumbnail.jpg, else ffmpeg. */
   private async videoSource(row: ResourceRow): Promise<string | null> {
-    const original = this.fs.get(row.storage_location).resolve(row.location);
+    const original = await this.original(row);
     const sidecar = await readFile(`${original}.thumbnail.jpg`).catch(() => null);
     let frame: Buffer;
     if (sidecar) frame = sidecar;

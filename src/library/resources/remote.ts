@@ -4,6 +4,7 @@
 import { badRequest, HttpError } from '../../core/http/errors.js';
 import { FetchError, safeFetch } from '../../core/net/safe-fetch.js';
 import type { Actor } from '../auth/principal.js';
+import { visibilityOf } from '../auth/visibility.js';
 import { newRowStamp } from '../common/changes.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import type { ResourceContext } from './context.js';
@@ -68,7 +69,7 @@ export class RemoteImports {
     const ownerId = (await this.ownerFromGroupFields(actor, input)) ?? input.OwnerId;
     // SeriesId is ignored on remote imports (contract); OriginalName/Location come from the URL.
     const base: ResourceWrite = { ...input, OwnerId: ownerId, SeriesId: undefined };
-    await this.ingest.prevalidate(base);
+    await this.ingest.prevalidate(base, visibilityOf(actor.principal));
     return base;
   }
 

@@ -3,6 +3,7 @@
 // join rows cascade), and a file is removed only when no resource or version still uses it.
 import { basename } from 'node:path';
 import type { Transactor } from '../../core/db/repository.js';
+import { SEE_ALL } from '../auth/visibility.js';
 import type { Database } from '../schema/database.js';
 import type { VersionRepository } from '../versions/repository.js';
 import type { ResourceRow } from './records.js';
@@ -61,7 +62,8 @@ export class ResourceRemoval {
     const versionFiles = await versions.filesOf(ids);
     for (const row of rows) await this.backupFile(row);
     await transactor.run(async (tx) => {
-      await resources.in(tx).remove(ids);
+      // The caller has checked every row against its visibility.
+      await resources.in(tx).remove(ids, SEE_ALL);
       const inTx = series.in(tx);
       for (const seriesId of new Set(rows.map((r) => r.series_id))) if (seriesId !== null) await inTx.removeIfEmpty(seriesId);
     });

@@ -4,6 +4,8 @@
 import { sql, type Insertable, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import { containsText } from '../../core/db/fragments.js';
 import { applyDateBounds } from '../common/list.repository.js';
+import { insideScope } from '../auth/visibility.repository.js';
+import type { Visibility } from '../auth/visibility.js';
 import { NamedRepository, type NamedQuery } from '../common/named.repository.js';
 import { metaQueryCondition } from '../meta/metaQuery.js';
 import type { ResourceTable } from '../schema/database.js';
@@ -25,8 +27,13 @@ export interface StoredFile {
   storage: string | null;
 }
 
-export class ResourceRepository extends NamedRepository<'resources', ResourceFilter> {
+export class ResourceRepository extends NamedRepository<'resources', ResourceFilter, [vis: Visibility]> {
   protected readonly table = 'resources';
+
+  /** Confined by its owner (companion §10.10). */
+  protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
+    return vis ? insideScope(vis, 'resources.owner_id') : null;
+  }
   protected readonly sort = RESOURCE_SORT;
 
   protected override filtered(f: ResourceFilter): NamedQuery {
@@ -92,8 +99,8 @@ export class ResourceRepository extends NamedRepository<'resources', ResourceFil
   }
 
   /** Ids matching the filters in id order, at most `limit` (view-by-filter, mass edit). */
-  async matchingIds(f: ResourceFilter, limit: number): Promise<number[]> {
-    const rows = await this.query(f).select('resources.id').orderBy('resources.id').limit(limit).execute();
+  async matchingIds(f: ResourceFilter, limit: number, vis: Visibility): Promise<number[]> {
+    const rows = await this.seenBy(this.query(f), [vis]).select('resources.id').orderBy('resources.id').limit(limit).execute();
     return rows.map((r) => r.id);
   }
 

@@ -7,9 +7,9 @@ import type { RemoteParams } from '../downloads/payload.js';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { sendWrite } from '../../core/http/respond.js';
-import { sendFile } from '../../core/storage/serve.js';
+import { openForServing, sendFile } from '../../core/storage/serve.js';
 import { sendList } from '../common/routes.js';
-import { actorOf, type LibraryRoutes } from '../http/routes.js';
+import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import type { ResourceContext } from './context.js';
 import { ResourceListInput } from './filters.js';
 import { DuplicateError, type IngestService } from './ingest.js';
@@ -74,8 +74,8 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     summary: 'List resources (Tags, Owner, resourceCategory and series preloaded)',
     needs: 'read',
     input: ResourceListInput,
-    handler: async ({ input, reply }) => {
-      const { rows, page, perPage } = await resources.list(input);
+    handler: async ({ req, input, reply }) => {
+      const { rows, page, perPage } = await resources.list(seenBy(req), input);
       return sendList(reply, rows, page, perPage);
     },
   });
@@ -87,7 +87,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     summary: 'One resource with its notes, groups, versions and image hash',
     needs: 'read',
     input: IdInput,
-    handler: async ({ input }) => resources.read(input.id),
+    handler: async ({ req, input }) => resources.read(seenBy(req), input.id),
   });
 
   routes.add({
@@ -121,7 +121,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
           return sendWrite(req, reply, await resources.present(row), `/resource?id=${row.id}`);
         }
         if (upload.files.length === 0) throw badRequest('no file uploaded: the multipart field "resource" is missing');
-        await ingest.prevalidate(input);
+        await ingest.prevalidate(input, seenBy(req));
       } catch (e) {
         await discardAll();
         throw e;
@@ -207,15 +207,15 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     summary: "302 to the stored file; also accepts the list filters (exactly one match)",
     needs: 'read',
     input: Type.Object({ ...ResourceListInput.properties, id: Type.Optional(Type.Integer()) }),
-    handler: async ({ input, reply }) => {
+    handler: async ({ req, input, reply }) => {
       let row: ResourceRow;
-      if (input.id !== undefined) row = await resources.require(input.id);
+      if (input.id !== undefined) row = await resources.require(seenBy(req), input.id);
       else {
         const { id: _id, page: _page, SortBy: _s, MaxResults: _m, ...filters } = input;
         if (Object.values(filters).every((v) => v === undefined)) throw badRequest('id or a resource filter is required');
-        const matches = await resources.matchingIds(filters, 2);
+        const matches = await resources.matchingIds(seenBy(req), filters, 2);
         if (matches.length !== 1) throw notFound(matches.length === 0 ? 'no resource matches' : 'more than one resource matches');
-        row = await resources.require(matches[0]);
+        row = await resources.require(seenBy(req), matches[0]);
       }
       return reply.code(302).header('location', Filesystems.url(row.storage_location, row.location)).send();
     },
@@ -229,11 +229,11 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     needs: 'read',
     input: Type.Object({ ID: Type.Integer(), Width: Type.Optional(Type.Integer({ minimum: 0 })), Height: Type.Optional(Type.Integer({ minimum: 0 })) }),
     handler: async ({ req, reply, input }) => {
-      const row = await resources.require(input.ID);
+      const row = await resources.require(seenBy(req), input.ID);
       const result = await ctx.previews.get(row, input.Width, input.Height);
       if (result.kind === 'placeholder') return reply.code(307).header('location', PLACEHOLDER).header('Cache-Control', 'no-cache').send();
       if (req.headers['if-none-match'] === result.etag) return reply.code(304).header('ETag', result.etag).send();
-      return sendFile(req, reply, result.path, { type: 'image/jpeg', headers: { ETag: result.etag, 'Cache-Control': 'max-age=2592000' } });
+      return sendFile(req, reply, await openForServing(ctx.fs.main.root, result.location, { allowPrivate: true }), { type: 'image/jpeg', headers: { ETag: result.etag, 'Cache-Control': 'max-age=2592000' } });
     },
   });
 
@@ -248,7 +248,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     handler: async ({ req, reply }) => {
       const id = readParams(Type.Object({ ID: Type.Integer() }), makeBag(req.query)).ID;
       if (!req.isMultipart()) throw badRequest('expected a multipart/form-data body with a "thumbnail" file');
-      await resources.require(id);
+      await resources.require(seenBy(req), id);
       const upload = await readUpload(req, ctx.fs.main, ['thumbnail'], limit());
       try {
         if (upload.files.length === 0) throw badRequest('the multipart field "thumbnail" is missing');
@@ -275,7 +275,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
       needs: 'write',
       input: Type.Object({ ID: Type.Integer() }),
       handler: async ({ req, reply, input }) => {
-        await resources.require(input.ID);
+        await resources.require(seenBy(req), input.ID);
         await ctx.previews.clear(input.ID);
         return sendWrite(req, reply, undefined, `/resource?id=${input.ID}`);
       },
@@ -289,8 +289,8 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
     summary: 'Up to eight tag suggestions from similar images, co-occurring tags and the owner group',
     needs: 'read',
     input: IdInput,
-    handler: async ({ input }) => {
-      const row = await resources.require(input.id);
+    handler: async ({ req, input }) => {
+      const row = await resources.require(seenBy(req), input.id);
       return { suggestions: await deps.similarity.suggestedTags(row, ctx.thresholds()) };
     },
   });

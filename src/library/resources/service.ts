@@ -4,6 +4,7 @@ import type { Tx } from '../../core/db/repository.js';
 import { parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
 import { pageOf } from '../common/list.js';
 import { NamedEntities } from '../common/named.js';
@@ -32,10 +33,10 @@ export interface ResourceServiceDeps {
 
 export class ResourceService {
   /** The shared rules of named rows: 404 for a missing id, every id of a bulk request must exist. */
-  readonly named: NamedEntities<'resources', ResourceFilter>;
+  readonly named: NamedEntities<'resources', ResourceFilter, [vis: Visibility]>;
 
   constructor(private readonly deps: ResourceServiceDeps) {
-    this.named = new NamedEntities(deps.stores.resources, { entityType: 'resource', label: 'resource', uniqueName: false }, deps.ctx.lib);
+    this.named = new NamedEntities<'resources', ResourceFilter, [vis: Visibility]>(deps.stores.resources, { entityType: 'resource', label: 'resource', uniqueName: false }, deps.ctx.lib);
   }
 
   private get ctx() {
@@ -51,22 +52,23 @@ export class ResourceService {
     return { ...f, mrql: mrqlListFilter(this.ctx.lib, 'resource', f.MRQL, 'resources'), thresholds: this.ctx.thresholds() };
   }
 
-  async find(id: number): Promise<ResourceRow | undefined> {
-    return this.repo.find(id);
+  async find(vis: Visibility, id: number): Promise<ResourceRow | undefined> {
+    return this.repo.find(id, vis);
   }
 
-  async require(id: number | undefined): Promise<ResourceRow> {
-    return this.named.require(id);
+  /** The row, or 404 when it does not exist or `vis` may not see it. */
+  async require(vis: Visibility, id: number | undefined): Promise<ResourceRow> {
+    return this.named.require(id, vis);
   }
 
   /** The single read with its notes, groups, versions and image hash. */
-  async read(id: number | undefined): Promise<ResourceRecord> {
-    return this.present(await this.require(id));
+  async read(vis: Visibility, id: number | undefined): Promise<ResourceRecord> {
+    return this.present(await this.require(vis, id), vis);
   }
 
-  /** One stored row as the API shows it (everything the single read has). */
-  present(row: ResourceRow): Promise<ResourceRecord> {
-    return this.deps.presenter.one(row);
+  /** One stored row as the API shows it (everything the single read has, as `vis` sees it). */
+  present(row: ResourceRow, vis: Visibility = SEE_ALL): Promise<ResourceRecord> {
+    return this.deps.presenter.one(row, vis);
   }
 
   /** Stored rows as a list shows them (Tags, Owner, resourceCategory, series). */
@@ -75,24 +77,24 @@ export class ResourceService {
   }
 
   /** One page; MaxResults overrides the page size (contract, general conventions 6). */
-  async list(f: ResourceListQuery) {
+  async list(vis: Visibility, f: ResourceListQuery) {
     const { page, perPage, offset } = pageOf(f.page, f.MaxResults && f.MaxResults > 0 ? Math.min(f.MaxResults, 10_000) : undefined);
-    const rows = await this.repo.page(this.filterOf(f), perPage, offset);
+    const rows = await this.repo.page(this.filterOf(f), perPage, offset, vis);
     return { rows: await this.presentPage(rows), page, perPage };
   }
 
-  async count(f: ResourceListQuery): Promise<number> {
-    return this.repo.count(this.filterOf(f));
+  async count(vis: Visibility, f: ResourceListQuery): Promise<number> {
+    return this.repo.count(this.filterOf(f), vis);
   }
 
   /** Created and updated counts of the filtered list per time bucket. */
-  timeline(f: ResourceListQuery, buckets: readonly TimeBucket[]) {
-    return this.repo.timeline(this.filterOf(f), buckets);
+  timeline(vis: Visibility, f: ResourceListQuery, buckets: readonly TimeBucket[]) {
+    return this.repo.timeline(this.filterOf(f), buckets, vis);
   }
 
   /** Ids matching the filters, at most `limit` (for view-by-filter and mass edit). */
-  async matchingIds(f: ResourceListQuery, limit: number): Promise<number[]> {
-    return this.repo.matchingIds(this.filterOf(f), limit);
+  async matchingIds(vis: Visibility, f: ResourceListQuery, limit: number): Promise<number[]> {
+    return this.repo.matchingIds(this.filterOf(f), limit, vis);
   }
 
   /** Resource categories as form options, by name. */
@@ -108,14 +110,15 @@ export class ResourceService {
 
   /** Partial update: absent fields keep their values; given lists and Meta replace. */
   async edit(actor: Actor, id: number | undefined, input: ResourceWrite): Promise<ResourceRecord> {
-    const before = await this.require(id);
+    const vis = visibilityOf(actor.principal);
+    const before = await this.require(vis, id);
     const name = input.Name === undefined ? before.name : validName(input.Name);
     const metaGiven = input.Meta !== undefined;
     const meta = metaGiven ? parseJson<Record<string, unknown>>(jsonObjectText(input.Meta, 'Meta'), {}) : parseJson<Record<string, unknown>>(before.meta, {});
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
       await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.deps.stores.in(trx);
-        await this.deps.ingest.checkRefs(trx, input);
+        await this.deps.ingest.checkRefs(trx, input, vis, 'edit');
         const categoryId = input.ResourceCategoryId || before.resource_category_id;
         const seriesChange = await resolveSeries(stores.series, actor, input);
         const seriesId = seriesChange === undefined ? before.series_id : seriesChange;
@@ -138,26 +141,26 @@ export class ResourceService {
           original_location: input.OriginalLocation ?? before.original_location,
           series_id: seriesId,
           ...metaCols,
-        });
-        await replaceLinks(stores.links, before.id, { Tags: input.Tags, Groups: input.Groups, Notes: input.Notes });
+        }, vis);
+        await replaceLinks(stores.links, before.id, { Tags: input.Tags, Groups: input.Groups, Notes: input.Notes }, vis);
         // A series the resource leaves stays, even empty: only deleting a resource removes it (§3.8).
       });
       return { id: before.id, name, before, result: undefined };
     });
-    return this.read(before.id);
+    return this.read(vis, before.id);
   }
 
   /** Stores a new effective meta the series-aware way (mass edit, edit-meta); no timestamp. */
   async writeMeta(trx: Tx<Database>, id: number, meta: Record<string, unknown>): Promise<void> {
     const stores = this.deps.stores.in(trx);
-    const row = await stores.resources.find(id);
+    const row = await stores.resources.find(id, SEE_ALL);
     if (!row) throw new Error(`resource ${id} vanished during a meta edit`);
     const cols = row.series_id === null ? { meta: JSON.stringify(meta), own_meta: '{}' } : await editMemberMeta(stores.series, row.series_id, meta);
     await stores.resources.patch(id, cols);
   }
 
   async delete(actor: Actor, id: number | undefined): Promise<ResourceRow> {
-    const row = await this.require(id);
+    const row = await this.require(visibilityOf(actor.principal), id);
     await withChange(this.ctx.lib.bus, actor, 'delete', 'resource', async () => {
       await this.deps.removal.deleteResources([row]);
       return { id: row.id, name: row.name, before: row, result: undefined };
@@ -167,7 +170,7 @@ export class ResourceService {
 
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
     if (ids.length === 0) throw badRequest('ID must list at least one resource');
-    const rows = await this.named.requireAll(ids);
+    const rows = await this.named.requireAll(ids, visibilityOf(actor.principal));
     await withChange(this.ctx.lib.bus, actor, 'delete', 'resource', async () => {
       await this.deps.removal.deleteResources(rows);
       return { message: `Deleted ${rows.length} resources (${rows.map((r) => r.id).join(', ')})`, result: undefined };
@@ -176,22 +179,24 @@ export class ResourceService {
 
   /** Leaves the series: the effective meta is frozen into meta; the series remains, even empty (contract). */
   async removeSeries(actor: Actor, id: number | undefined): Promise<void> {
-    const row = await this.require(id);
+    const vis = visibilityOf(actor.principal);
+    const row = await this.require(vis, id);
     if (row.series_id === null) return;
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
       await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.deps.stores.in(trx);
-        await stores.resources.update(row.id, { series_id: null, own_meta: '{}' });
+        await stores.resources.update(row.id, { series_id: null, own_meta: '{}' }, vis);
       });
       return { id: row.id, name: row.name, before: row, message: `Removed from series ${row.series_id}`, result: undefined };
     });
   }
 
   async setDimensions(actor: Actor, id: number | undefined, width: number, height: number): Promise<void> {
-    const row = await this.require(id);
+    const vis = visibilityOf(actor.principal);
+    const row = await this.require(vis, id);
     if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) throw badRequest('Width and Height must be non-negative integers');
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
-      await this.repo.update(row.id, { width, height });
+      await this.repo.update(row.id, { width, height }, vis);
       return { id: row.id, name: row.name, before: row, message: `Set dimensions to ${width}×${height}`, result: undefined };
     });
   }

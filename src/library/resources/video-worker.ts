@@ -1,6 +1,7 @@
 // Background video thumbnails (companion §3.4): newly uploaded videos are queued (at most 1000)
 // and get their source frame made by -thumb-worker-count workers; with -thumb-backfill, videos
 // without a cached frame are also picked up -thumb-batch-size at a time every poll interval.
+import { SEE_ALL } from '../auth/visibility.js';
 import type { VideoTool } from '../../core/media/ffmpeg.js';
 import type { LibraryConfig } from '../config.js';
 import type { PreviewService } from './previews.js';
@@ -62,7 +63,7 @@ export class VideoThumbWorker {
   }
 
   private async warm(id: number): Promise<void> {
-    const row = await this.deps.resources.find(id);
+    const row = await this.deps.resources.find(id, SEE_ALL);
     if (row) await this.deps.previews.warmVideo(row);
   }
 

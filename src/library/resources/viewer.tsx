@@ -8,9 +8,9 @@ import { basename } from 'node:path';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
-import { dispositionHeader, sendFile } from '../../core/storage/serve.js';
+import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
-import type { LibraryRoutes } from '../http/routes.js';
+import { seenBy, type LibraryRoutes } from '../http/routes.js';
 import { Markdown } from '../ui/markdown.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRow } from './records.js';
@@ -63,7 +63,7 @@ export function registerDownloadRoute(routes: LibraryRoutes, ctx: ResourceContex
     needs: 'read',
     input: Type.Object({ id: Type.Integer(), disposition: Type.Optional(Type.String()) }),
     handler: async ({ req, reply, input }) => {
-      const row = await resources.require(input.id);
+      const row = await resources.require(seenBy(req), input.id);
       const mime = bareMime(row.content_type) || 'application/octet-stream';
       const inline = input.disposition === 'inline' && INLINE(mime);
       // The sandbox keeps an uploaded file from running script here; the PDF viewer needs a
@@ -71,7 +71,8 @@ export function registerDownloadRoute(routes: LibraryRoutes, ctx: ResourceContex
       const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, max-age=3600' };
       if (mime === 'application/pdf' && inline) headers['X-Frame-Options'] = 'SAMEORIGIN';
       else headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
-      return sendFile(req, reply, ctx.fs.get(row.storage_location).resolve(row.location), {
+      const file = await openForServing(ctx.fs.get(row.storage_location).root, row.location, { allowPrivate: true });
+      return sendFile(req, reply, file, {
         type: inline ? mime : row.content_type || 'application/octet-stream',
         disposition: dispositionHeader(inline ? 'inline' : 'attachment', downloadName(row)),
         headers,
@@ -199,7 +200,7 @@ export function registerViewerPage(app: FastifyInstance, layout: Layout, ctx: Re
     needs: 'read',
     load: async (req) => {
       const { id } = readParams(IdInput, makeBag(req.query));
-      const row = await resources.require(id);
+      const row = await resources.require(seenBy(req), id);
       return { pageTitle: row.name, viewer: await viewerData(ctx, row) };
     },
     view: (c) => <FileViewer v={c.viewer} />,

@@ -1,9 +1,7 @@
 // The share server (companion §1.5, §6.8): a second Fastify instance on its own listener
 // (-share-port, -share-bind-address) that serves shared notes read-only at /s/<token>, the few
 // endpoints their page uses, and /public/* — nothing else of the library is reachable from it.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { bool, parseJson } from '../../core/db/values.js';
 import { raw } from '../../core/html/jsx.js';
 import type { Selectable } from 'kysely';
@@ -17,7 +15,7 @@ import type { BlockService } from '../blocks/service.js';
 import type { CalendarService } from '../blocks/calendar/events.js';
 import type { BlockViews } from '../blocks/view.js';
 import { isObject } from '../blocks/shape.js';
-import { storedResourcePath } from '../blocks/resource-files.js';
+import { openForServing, sendFile } from '../../core/storage/serve.js';
 import type { ShareService } from './service.js';
 import { notFoundPage, sharePage } from './share-page.js';
 
@@ -136,23 +134,20 @@ export class ShareServer {
       const note = await this.note(req.params.token);
       if (!HASH.test(req.params.hash)) throw notFound('Not found');
       const resource = await sharing.sharedResource(note.id, req.params.hash.toLowerCase());
-      const file = resource ? storedResourcePath(lib.config, resource) : null;
-      const info = file ? await stat(file).catch(() => null) : null;
-      if (!resource || !file || !info?.isFile()) throw notFound('Not found');
-      return sendFile(reply, file, info.size, resource.content_type, resource.name);
+      if (!resource) throw notFound('Not found');
+      const root = resource.storage_location ? lib.config.altFs[resource.storage_location] : lib.config.filePath;
+      if (!root) throw notFound('Not found');
+      const file = await openForServing(root, resource.location, { allowPrivate: true }).catch(() => {
+        throw notFound('Not found');
+      });
+      const safeName = resource.name.replace(/[^\w.\- ]+/g, '_').slice(0, 200) || 'file';
+      return sendFile(req, reply, file, {
+        type: resource.content_type || 'application/octet-stream',
+        disposition: `inline; filename="${safeName}"`,
+        headers: { 'Content-Security-Policy': FILE_POLICY, 'Cache-Control': 'private, max-age=300' },
+      });
     });
   }
-}
-
-function sendFile(reply: FastifyReply, file: string, size: number, contentType: string, name: string): FastifyReply {
-  const safeName = name.replace(/[^\w.\- ]+/g, '_').slice(0, 200) || 'file';
-  return reply
-    .header('Content-Security-Policy', FILE_POLICY)
-    .header('Content-Length', String(size))
-    .header('Content-Disposition', `inline; filename="${safeName}"`)
-    .header('Cache-Control', 'private, max-age=300')
-    .type(contentType || 'application/octet-stream')
-    .send(createReadStream(file));
 }
 
 /** The note type's CustomHeader in restricted mode: the note's own fields, no MRQL (§5.9). */

@@ -3,6 +3,7 @@
 // yet and re-hashes legacy rows. Each hashed image is matched against stored hashes through
 // the four indexed 16-bit pHash chunks (every value within Hamming radius 2 of each chunk),
 // and pairs within distance 11 are stored once, smaller id first.
+import { SEE_ALL } from '../auth/visibility.js';
 import { bareMime } from '../../core/storage/sniff.js';
 import { chunkNeighbours, chunksOf, fromChunks, hammingDistance, imageHashes, toHex, type ImageHashes } from '../../core/media/phash.js';
 import type { Dialect } from '../../core/db/dialect/index.js';
@@ -119,7 +120,7 @@ export class HashWorker {
 
   /** Hashes the resource's current file, stores the row and its similar pairs. */
   async hashResource(resourceId: number): Promise<void> {
-    const row = await this.deps.resources.find(resourceId);
+    const row = await this.deps.resources.find(resourceId, SEE_ALL);
     if (!row) return;
     if (!HASHABLE_TYPES.includes(bareMime(row.content_type))) return this.forget(resourceId);
     let hashes: ImageHashes | null = null;

@@ -3,7 +3,7 @@
 import { parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { newRowStamp, changedText, withChange, type ChangeData } from '../common/changes.js';
 import { NamedEntities, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import type { TagRepository, TagRow, TagUsage, Tagged } from './repository.js';
@@ -58,42 +58,68 @@ export class TagService {
    * browser forms refuse duplicates instead.
    */
   async create(actor: Actor, input: TagWrite, reuseExisting: boolean): Promise<TagRow> {
-    const name = validName(input.Name);
-    const existing = await this.repo.findByName(name);
-    if (existing) {
-      if (reuseExisting) return existing;
-      throw badRequest(`a tag named "${name}" already exists`);
-    }
+    const data: ChangeData = { id: 0, name: validName(input.Name), description: input.Description ?? '' };
     const meta = jsonObjectText(input.Meta, 'Meta');
-    return withChange(this.deps.bus, actor, 'create', 'tag', async () => {
-      const row = await this.repo.insert({ ...newRowStamp(actor), name, description: input.Description ?? '', meta });
-      return { id: row.id, name: row.name, after: row, result: row };
-    });
+    // Before listeners (plugin hooks) may rename the tag, so the existing-name check follows them.
+    return withChange(
+      this.deps.bus,
+      actor,
+      'create',
+      'tag',
+      async () => {
+        const name = validName(changedText(data, 'name', ''));
+        const existing = await this.repo.findByName(name);
+        if (existing) {
+          if (reuseExisting) return { result: existing, unchanged: true };
+          throw badRequest(`a tag named "${name}" already exists`);
+        }
+        const row = await this.repo.insert({ ...newRowStamp(actor), name, description: changedText(data, 'description', ''), meta });
+        return { id: row.id, name: row.name, after: row, result: row };
+      },
+      { data },
+    );
   }
 
   /** Partial update: omitted fields keep their stored values. */
   async update(actor: Actor, id: number, input: TagWrite): Promise<TagRow> {
     const before = await this.named.require(id);
-    const name = input.Name === undefined ? before.name : validName(input.Name);
-    if (name !== before.name) await this.named.assertNameFree(name, id);
-    return withChange(this.deps.bus, actor, 'update', 'tag', async () => {
-      await this.repo.update(id, {
-        name,
-        description: input.Description ?? before.description,
-        meta: input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta'),
-      });
-      const after = await this.named.require(id);
-      return { id, name, before, after, result: after };
-    });
+    const requested = input.Name === undefined ? before.name : validName(input.Name);
+    if (requested !== before.name) await this.named.assertNameFree(requested, id);
+    const data: ChangeData = { id, name: requested, description: input.Description ?? before.description };
+    return withChange(
+      this.deps.bus,
+      actor,
+      'update',
+      'tag',
+      async () => {
+        const name = validName(changedText(data, 'name', requested));
+        if (name !== requested && name !== before.name) await this.named.assertNameFree(name, id);
+        await this.repo.update(id, {
+          name,
+          description: changedText(data, 'description', before.description),
+          meta: input.Meta === undefined ? before.meta : jsonObjectText(input.Meta, 'Meta'),
+        });
+        const after = await this.named.require(id);
+        return { id, name, before, after, result: after };
+      },
+      { data },
+    );
   }
 
   async bulkDelete(actor: Actor, ids: number[]): Promise<void> {
     if (ids.length === 0) throw badRequest('ID must list at least one tag');
     const rows = await this.named.requireAll(ids);
-    await withChange(this.deps.bus, actor, 'delete', 'tag', async () => {
-      await this.repo.remove(rows.map((r) => r.id));
-      return { message: `Deleted ${rows.length} tags: ${rows.map((r) => r.name).join(', ')}`, result: undefined };
-    });
+    await withChange(
+      this.deps.bus,
+      actor,
+      'delete',
+      'tag',
+      async () => {
+        await this.repo.remove(rows.map((r) => r.id));
+        return { message: `Deleted ${rows.length} tags: ${rows.map((r) => r.name).join(', ')}`, result: undefined };
+      },
+      { ids: rows.map((r) => r.id) },
+    );
   }
 
   /** Moves every resource, note and group association of the losers to the winner, then deletes them. */

@@ -3,8 +3,9 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { CommonListInput } from '../common/list.js';
 import type { NamedEntities } from '../common/named.js';
-import type { NamedTable, TimeBucket } from '../common/named.repository.js';
-import type { LibraryRoutes } from '../http/routes.js';
+import type { NamedTable, Seen, TimeBucket } from '../common/named.repository.js';
+import type { Visibility } from '../auth/visibility.js';
+import { seenBy, type LibraryRoutes } from '../http/routes.js';
 import { buildBuckets, normaliseColumns, normaliseGranularity, parseAnchor } from './buckets.js';
 
 const timelineFields = {
@@ -19,12 +20,12 @@ type TimelineInput = CommonListInput & { granularity?: string; anchor?: string; 
 export interface TimelineSource<I> {
   /** Entity label for the route summary ("tag"). */
   label: string;
-  counts(input: I, buckets: readonly TimeBucket[]): Promise<{ created: number; updated: number }[]>;
+  counts(vis: Visibility, input: I, buckets: readonly TimeBucket[]): Promise<{ created: number; updated: number }[]>;
 }
 
-/** A named entity list as a timeline source (its repository counts with its own filters). */
-export function namedTimeline<T extends NamedTable, I extends CommonListInput>(named: NamedEntities<T, I>): TimelineSource<I> {
-  return { label: named.kind.label, counts: (input, buckets) => named.repo.timeline(input, buckets) };
+/** A named list as a timeline source; confined tables apply the caller's visibility, global ones ignore it. */
+export function namedTimeline<T extends NamedTable, I extends CommonListInput, S extends Seen>(named: NamedEntities<T, I, S>): TimelineSource<I> {
+  return { label: named.kind.label, counts: (vis, input, buckets) => named.repo.timeline(input, buckets, ...([vis] as Seen as S)) };
 }
 
 export interface TimelineOptions<S extends TObject> {
@@ -35,10 +36,11 @@ export interface TimelineOptions<S extends TObject> {
   input: S;
 }
 
-export async function timeline<I extends TimelineInput>(source: TimelineSource<I>, input: I, now = new Date()) {
+export async function timeline<I extends TimelineInput>(source: TimelineSource<I>, vis: Visibility, input: I, now = new Date()) {
   const g = normaliseGranularity(input.granularity);
   const buckets = buildBuckets(g, parseAnchor(input.anchor, now), normaliseColumns(input.columns));
   const counts = await source.counts(
+    vis,
     input,
     buckets.map((b) => ({ start: b.start.toISOString(), end: b.end.toISOString() })),
   );
@@ -63,6 +65,6 @@ export function registerTimeline<S extends TObject>(routes: LibraryRoutes, opts:
     summary: `Counts of created and updated ${opts.source.label} rows per time bucket`,
     needs: 'read',
     input: Type.Object({ ...opts.input.properties, ...timelineFields }),
-    handler: async ({ input }) => timeline(opts.source as TimelineSource<Static<S> & TimelineInput>, input as Static<S> & TimelineInput),
+    handler: async ({ req, input }) => timeline(opts.source as TimelineSource<Static<S> & TimelineInput>, seenBy(req), input as Static<S> & TimelineInput),
   });
 }

@@ -109,12 +109,39 @@ function Flash(props: { message: string }): SafeHtml {
   );
 }
 
+/** A "Plugins" menu entry (library-plugins.md §20.2). */
+export interface PluginMenuItem {
+  label: string;
+  href: string;
+}
+
+let pluginMenu: ((req: FastifyRequest) => PluginMenuItem[] | null) | undefined;
+
+/** The plugin host supplies the Plugins menu; null for a viewer hides it (plugin system off). */
+export function providePluginMenu(provider: (req: FastifyRequest) => PluginMenuItem[] | null): void {
+  pluginMenu = provider;
+}
+
 export interface LayoutExtras {
   /** Sidebar content (filters on lists, details on detail pages). */
   sidebar?: SafeHtml;
   /** Primary actions shown next to the heading. */
   actions?: SafeHtml;
   breadcrumb?: SafeHtml;
+}
+
+function PluginsMenu(props: { items: PluginMenuItem[] | null }) {
+  if (!props.items || props.items.length === 0) return null;
+  return (
+    <details class="menu" data-testid="plugins-menu">
+      <summary>Plugins</summary>
+      <div class="menu-items">
+        {props.items.map((i) => (
+          <a href={i.href}>{i.label}</a>
+        ))}
+      </div>
+    </details>
+  );
 }
 
 export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage?: string }, body: SafeHtml, req: FastifyRequest): SafeHtml {
@@ -167,6 +194,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
                   </div>
                 </details>
               ) : null}
+              <PluginsMenu items={pluginMenu?.(req) ?? null} />
             </nav>
           )}
           {signedOut ? null : (

@@ -4,9 +4,9 @@ import { extname } from 'node:path';
 import { badRequest } from '../../core/http/errors.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { sendWrite } from '../../core/http/respond.js';
-import { dispositionHeader, sendFile } from '../../core/storage/serve.js';
+import { dispositionHeader, openForServing, sendFile } from '../../core/storage/serve.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
-import { actorOf, type LibraryRoutes } from '../http/routes.js';
+import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import type { ResourceContext } from '../resources/context.js';
 import { readUpload } from '../resources/multipart.js';
 import { versionRecord } from '../resources/records.js';
@@ -22,7 +22,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     summary: 'Versions of a resource, newest first',
     needs: 'read',
     input: Type.Object({ resourceId: Type.Integer() }),
-    handler: async ({ input }) => versions.list(input.resourceId),
+    handler: async ({ req, input }) => versions.list(seenBy(req), input.resourceId),
   });
 
   routes.add({
@@ -32,7 +32,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     summary: 'One version',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => versionRecord(await versions.get(input.id)),
+    handler: async ({ req, input }) => versionRecord(await versions.get(seenBy(req), input.id)),
   });
 
   routes.add({
@@ -100,13 +100,14 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     needs: 'read',
     input: Type.Object({ versionId: Type.Integer(), disposition: Type.Optional(Type.String()) }),
     handler: async ({ req, reply, input }) => {
-      const v = await versions.get(input.versionId);
+      const v = await versions.get(seenBy(req), input.versionId);
       const type = bareMime(v.content_type);
       const inline = input.disposition === 'inline' && type === 'application/pdf';
       const ext = extname(v.location) || extensionFor(v.content_type);
       const headers: Record<string, string> = inline ? { 'X-Frame-Options': 'SAMEORIGIN' } : {};
-      const path = ctx.fs.get(v.storage_location).resolve(v.location);
-      return sendFile(req, reply, path, {
+      // Through the resolver: a stored location that became a symlink out of the root is not followed.
+      const file = await openForServing(ctx.fs.get(v.storage_location).root, v.location, { allowPrivate: true });
+      return sendFile(req, reply, file, {
         type: v.content_type || 'application/octet-stream',
         disposition: dispositionHeader(inline ? 'inline' : 'attachment', `v${v.version_number}_${v.hash.slice(0, 8)}${ext}`),
         lastModified: new Date(v.created_at),
@@ -142,6 +143,6 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     summary: 'Compare two versions of a resource',
     needs: 'read',
     input: Type.Object({ resourceId: Type.Integer(), v1: Type.Integer(), v2: Type.Integer() }),
-    handler: async ({ input }) => versions.compare(input.resourceId, input.v1, input.v2),
+    handler: async ({ req, input }) => versions.compare(seenBy(req), input.resourceId, input.v1, input.v2),
   });
 }

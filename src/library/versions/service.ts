@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { contentLocation, type StagedFile } from '../../core/storage/file-store.js';
 import { bareMime, extensionFor } from '../../core/storage/sniff.js';
 import type { Actor } from '../auth/principal.js';
+import { visibilityOf, type Visibility } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
 import type { ResourceContext } from '../resources/context.js';
 import type { IngestService } from '../resources/ingest.js';
@@ -33,21 +34,23 @@ export class VersionService {
     private readonly removal: ResourceRemoval,
   ) {}
 
-  private async resource(id: number | undefined): Promise<ResourceRow> {
+  /** The resource, or 404 when it does not exist or `vis` may not see it. */
+  private async resource(vis: Visibility, id: number | undefined): Promise<ResourceRow> {
     if (id === undefined) throw badRequest('resourceId is required');
-    const row = await this.stores.resources.find(id);
+    const row = await this.stores.resources.find(id, vis);
     if (!row) throw notFound(`resource ${id} not found`);
     return row;
   }
 
-  async list(resourceId: number) {
-    await this.resource(resourceId);
+  async list(vis: Visibility, resourceId: number) {
+    await this.resource(vis, resourceId);
     return (await this.stores.versions.listFor(resourceId)).map(versionRecord);
   }
 
-  async get(versionId: number): Promise<VersionRow> {
+  /** A version of a resource `vis` may see (404 otherwise). */
+  async get(vis: Visibility, versionId: number): Promise<VersionRow> {
     const v = await this.stores.versions.find(versionId);
-    if (!v) throw notFound(`version ${versionId} not found`);
+    if (!v || !(await this.stores.resources.find(v.resource_id, vis))) throw notFound(`version ${versionId} not found`);
     return v;
   }
 
@@ -113,7 +116,7 @@ export class VersionService {
       const version = await withChange(this.ctx.lib.bus, actor, 'create', 'resource_version', async () => {
         const v = await this.ctx.lib.transactor.run(async (trx) => {
           const stores = this.stores.in(trx);
-          const row = await stores.resources.find(resourceId);
+          const row = await stores.resources.find(resourceId, visibilityOf(actor.principal));
           if (!row) throw notFound(`resource ${resourceId} not found`);
           await this.ensureVersionOne(stores, row, firstComment);
           const inserted = await this.makeCurrent(stores, actor, resourceId, {
@@ -149,7 +152,7 @@ export class VersionService {
   /** POST /v1/resource/versions: an uploaded file becomes the new current version. */
   async upload(actor: Actor, resourceId: number, staged: StagedFile, fileName: string, comment: string) {
     try {
-      await this.resource(resourceId);
+      await this.resource(visibilityOf(actor.principal), resourceId);
     } catch (e) {
       await this.ctx.fs.main.discard(staged);
       throw e;
@@ -169,8 +172,8 @@ export class VersionService {
   }
 
   async restore(actor: Actor, resourceId: number, versionId: number, comment?: string): Promise<VersionRow> {
-    await this.resource(resourceId);
-    const old = await this.get(versionId);
+    await this.resource(visibilityOf(actor.principal), resourceId);
+    const old = await this.get(visibilityOf(actor.principal), versionId);
     if (old.resource_id !== resourceId) throw badRequest(`version ${versionId} belongs to resource ${old.resource_id}, not ${resourceId}`);
     return this.ctx.versionLock.with(String(resourceId), async () => {
       const v = await withChange(this.ctx.lib.bus, actor, 'create', 'resource_version', async () => {
@@ -195,11 +198,11 @@ export class VersionService {
   }
 
   async delete(actor: Actor, resourceId: number, versionId: number): Promise<void> {
-    const resource = await this.resource(resourceId);
-    const v = await this.get(versionId);
+    const resource = await this.resource(visibilityOf(actor.principal), resourceId);
+    const v = await this.get(visibilityOf(actor.principal), versionId);
     if (v.resource_id !== resourceId) throw badRequest(`version ${versionId} belongs to resource ${v.resource_id}, not ${resourceId}`);
     await this.ctx.versionLock.with(String(resourceId), async () => {
-      const current = await this.resource(resourceId);
+      const current = await this.resource(visibilityOf(actor.principal), resourceId);
       if (current.current_version_id === v.id) throw conflict('cannot delete current version');
       if ((await this.stores.versions.count(resourceId)) <= 1) throw conflict('cannot delete last version - delete the resource instead');
       await withChange(this.ctx.lib.bus, actor, 'delete', 'resource_version', async () => {
@@ -231,7 +234,7 @@ export class VersionService {
 
   async cleanup(actor: Actor, resourceId: number, opts: { keepLast?: number; olderThanDays?: number; dryRun?: boolean }) {
     checkCleanup(opts);
-    const resource = await this.resource(resourceId);
+    const resource = await this.resource(visibilityOf(actor.principal), resourceId);
     return this.ctx.versionLock.with(String(resourceId), async () => {
       const victims = await this.candidates(resourceId, resource.current_version_id, opts.keepLast ?? 0, opts.olderThanDays ?? 0);
       if (!opts.dryRun) await this.removeVersions(actor, resourceId, victims);
@@ -249,7 +252,9 @@ export class VersionService {
       // Only resources that have a non-current version can lose one.
       const batch = await this.stores.versions.withOlderVersions(after, opts.ownerId, 500);
       if (batch.length === 0) break;
-      for (const r of batch) {
+      // A confined caller cleans only the resources it can see.
+      const seen = new Set((await this.stores.resources.findMany(batch.map((r) => r.id), visibilityOf(actor.principal))).map((r) => r.id));
+      for (const r of batch.filter((b) => seen.has(b.id))) {
         await this.ctx.versionLock.with(String(r.id), async () => {
           const victims = await this.candidates(r.id, r.current_version_id, opts.keepLast ?? 0, opts.olderThanDays ?? 0);
           if (victims.length === 0) return;
@@ -263,9 +268,9 @@ export class VersionService {
     return { deletedByResource, totalDeleted };
   }
 
-  async compare(resourceId: number, v1: number, v2: number) {
-    await this.resource(resourceId);
-    const [a, b] = await Promise.all([this.get(v1), this.get(v2)]);
+  async compare(vis: Visibility, resourceId: number, v1: number, v2: number) {
+    await this.resource(vis, resourceId);
+    const [a, b] = await Promise.all([this.get(vis, v1), this.get(vis, v2)]);
     for (const v of [a, b]) if (v.resource_id !== resourceId) throw badRequest(`version ${v.id} belongs to resource ${v.resource_id}, not ${resourceId}`);
     return comparison(a, b);
   }

@@ -145,6 +145,21 @@ describe('storage and delete (T162, T172)', () => {
     expect((await t.req(F.KA, 'GET', '/plugins/1/storage')).body).toEqual({ greeting: 'hey' });
   });
 
+  it('validates values of declared checkbox and select settings', async () => {
+    const p = await install(t, 'set.lua', `Plugin = { name = "Set", version = "1.0.0", settings = {
+  {key = "on", type = "checkbox", label = "On"},
+  {key = "mode", type = "select", label = "Mode", options = {"fast", {value = "slow", label = "Slow"}}},
+  {key = "free", type = "text", label = "Free"} } }`);
+    const put = (key: string, value: string) => t.req(F.KA, 'PUT', `/plugins/${p.id}/storage/${key}`, { value });
+    expect((await put('on', 'yes')).status).toBe(400);
+    expect((await put('on', 'true')).status).toBe(204);
+    expect((await put('mode', 'medium')).status).toBe(400);
+    expect((await put('mode', 'slow')).status).toBe(204);
+    expect((await put('mode', 'fast')).status).toBe(204);
+    expect((await put('free', 'anything')).status).toBe(204);
+    expect(await storage(t, p.id)).toEqual({ on: 'true', mode: 'fast', free: 'anything' });
+  });
+
   it('deletes the plugin with its storage and file (T172)', async () => {
     await install(t, 'hello.lua', HELLO);
     await t.req(F.KA, 'PUT', '/plugins/1/storage/greeting', { value: 'hey' });

@@ -26,7 +26,7 @@ async function api(url: string, key: string, method: string, path: string, body?
 }
 
 describe('plugins and the process lifecycle', () => {
-  it('waits for on_shutdown before exiting, and sends app:startup at the next start (T211, T215)', async () => {
+  it('waits for on_shutdown before exiting, and sends app:startup at the next start (T211, T215)', { timeout: 90_000 }, async () => {
     const dataDir = join(dir, 'data');
     const key = keyCreate(dataDir, ['--name', 'KA', '--role', 'admin']).stdout.trim();
     const source = join(dir, 'bye.lua');

@@ -5,7 +5,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubServer, type StubServer } from '../../helpers/stub-server.js';
-import { fixtureF, startTestClips, type FixtureF, type TestClips } from '../helper.js';
+import { fixtureF, startTestClips, waitFor, type FixtureF, type TestClips } from '../helper.js';
 import { actionPlugin, freshUpload, install, pluginFile, settled, storage } from './helper.js';
 
 let t: TestClips;
@@ -161,6 +161,21 @@ describe('loops and memory bombs', () => {
     const again = await t.req<{ success: boolean }>(F.KE, 'POST', `/plugins/${id}/actions/run`, {});
     expect(again.body.success).toBe(true);
     expect((await freshUpload(t, F.KE)).status).toBe(201);
+  });
+
+  it('kills a VM stuck where the hook cannot reach, counts an error and starts the plugin afresh', async () => {
+    const p = await install(t, 'stuck.lua', `Plugin = { name = "Stuck", version = "1.0.0", events = {"clip:created"} }
+storage.set("loads", tostring((tonumber(storage.get("loads")) or 0) + 1))
+function on_clip_created()
+  -- Exponential backtracking inside string.find: C code, no VM instructions for the hook.
+  string.find(string.rep("a", 40), string.rep("a?", 40) .. string.rep("a", 40) .. "b")
+end`);
+    await freshUpload(t, F.KE);
+    await settled(t);
+    await waitFor(async () => (await storage(t, p.id)).loads === '2', 10_000, 'the plugin to be started again');
+    const plugin = (await t.req<{ plugins: { id: number; status: string }[] }>(F.KV, 'GET', '/plugins')).body.plugins.find((x) => x.id === p.id);
+    expect(plugin!.status).toBe('loaded');
+    await t.req(F.KA, 'DELETE', `/plugins/${p.id}`);
   });
 
   it('counts an event handler that exhausts memory as an error, not a crash of the service', async () => {

@@ -1,5 +1,5 @@
 // Companion §15.15: install from a URL (T157) and updates (T169–T171), against a local server
-// (the service is started with --allow-private-hosts, as plugin fetches refuse loopback otherwise).
+// on 127.0.0.1: an admin's source URL may name a private host without any flag (T157's fixture F).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startStubServer, type StubServer } from '../../helpers/stub-server.js';
 import { fixtureF, startTestClips, type FixtureF, type TestClips } from '../helper.js';
@@ -15,7 +15,7 @@ beforeEach(async () => {
   remote = HELLO;
   web.routes.set('/hello.lua', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(remote));
   web.routes.set('/big.lua', (_req, res) => res.writeHead(200).end(`Plugin = { name = "Big" }\n--${'x'.repeat(1024 * 1024)}`));
-  t = await startTestClips(['--allow-private-hosts']);
+  t = await startTestClips();
   F = await fixtureF(t);
 });
 afterEach(async () => {
@@ -36,16 +36,6 @@ describe('install from a URL (T157)', () => {
     expect((await t.req(F.KA, 'POST', '/plugins', { source: `${web.url}/big.lua` })).status).toBe(400);
   });
 
-  it('refuses loopback sources unless the service allows private hosts', async () => {
-    const strict = await startTestClips();
-    try {
-      const r = await strict.req<{ error: string }>(strict.admin, 'POST', '/plugins', { source: `${web.url}/hello.lua` });
-      expect(r.status).toBe(400);
-      expect(r.body.error).toMatch(/^failed to fetch plugin: blocked/);
-    } finally {
-      await strict.close();
-    }
-  });
 });
 
 describe('updates (T169–T171)', () => {

@@ -1,7 +1,7 @@
 // The clip interface in Chromium, the way people use it: sign in with a key (kept in the tab's
 // session only), uploads by drop and paste with a result per file, search, the tag tree and a
 // bulk action by keyboard, hidden tags, the other screens, escaping, and axe on every screen.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -25,6 +25,8 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     s = await sampleClips(t);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Shorter than the test's own timeout, so a stuck step names itself.
+    page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('dialog', (d) => void d.accept());
   }, 60_000);
@@ -169,6 +171,21 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.click('#uploads-close');
   });
 
+  it('uploads through the file chooser, reached by keyboard', async () => {
+    await openScreen(page, 'clips');
+    await page.locator('#main').focus();
+    await tabTo(page, '#upload-button');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles([
+      { name: 'chosen-a.txt', mimeType: 'text/plain', buffer: Buffer.from('chosen by keyboard a') },
+      { name: 'chosen-b.txt', mimeType: 'text/plain', buffer: Buffer.from('chosen by keyboard b') },
+    ]);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Upload finished: 2 created.');
+    expect((await listed('?search=chosen%20by%20keyboard')).map((c) => c.filename).sort()).toEqual(['chosen-a.txt', 'chosen-b.txt']);
+    await page.click('#uploads-close');
+  });
+
   it('searches by keyboard', async () => {
     await openScreen(page, 'clips');
     await page.locator('#main').focus();
@@ -286,7 +303,7 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.check('fieldset.presets input[value="images"]');
     await page.click('form button:text-is("Watch folder")');
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Now watching'));
-    expect(await page.locator('.watch-folder').count()).toBe(2);
+    await page.waitForFunction(() => document.querySelectorAll('.watch-folder').length === 2);
     expect(await page.textContent('.watch-list')).toContain('Imports only images');
     await page.fill('#watch-path', 'relative/path');
     await page.click('form button:text-is("Watch folder")');
@@ -307,16 +324,56 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     expect((await t.req<{ servers: unknown[] }>(t.admin, 'GET', '/serve')).body.servers).toEqual([]);
   });
 
-  it('downloads a backup', async () => {
+  it('downloads a backup and restores it', async () => {
     await openScreen(page, 'backup');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#backup-download')]);
     expect(download.suggestedFilename()).toMatch(/^clip-service-backup-\d{8}-\d{6}\.zip$/);
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Backup saved as'));
+    const saved = join(t.dir, 'backup.zip');
+    await download.saveAs(saved);
+
+    const extra = await t.upload(t.admin, { filename: 'after-the-backup.txt', type: 'text/plain', data: 'made after the backup' });
+    expect(extra.status).toBe(201);
+    await page.setInputFiles('#restore-file', saved);
+    await page.click('form button:text-is("Restore")');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Restored.'));
+    const names = (await listed('?archived=false')).map((c) => c.filename);
+    expect(names).not.toContain('after-the-backup.txt');
+    expect(names).toContain('meeting notes.md');
+
+    // A file that is not a backup changes nothing and says why.
+    const junk = join(t.dir, 'junk.zip');
+    writeFileSync(junk, 'not a zip at all');
+    await page.setInputFiles('#restore-file', junk);
+    await page.click('form button:text-is("Restore")');
+    await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
+    expect(await page.textContent('#status')).toMatch(/^Nothing was changed: Invalid backup file/);
+  });
+
+  it('renames, recolours and deletes a tag (admin)', async () => {
+    await openScreen(page, 'clips');
+    await page.click('.edit-tags summary');
+    await page.selectOption('#edit-tag', String(s.tags['work/client-b']));
+    expect(await page.inputValue('#edit-tag-name')).toBe('work/client-b');
+    await page.fill('#edit-tag-name', 'work/client-c');
+    await page.fill('#edit-tag-color', '#c0392b');
+    await page.click('.edit-tag button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Saved tag work/client-c.');
+    expect(await page.isVisible('.tag-link[data-path="work/client-c"]')).toBe(true);
+    const tag = (await t.req<{ id: number; name: string; color: string }[]>(t.admin, 'GET', '/tags')).body.find((x) => x.id === s.tags['work/client-b'])!;
+    expect(tag).toMatchObject({ name: 'work/client-c', color: '#c0392b' });
+    expect(await page.inputValue('#edit-tag')).toBe(String(tag.id));
+
+    await page.click('.edit-tag button:text-is("Delete tag")');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Deleted tag work/client-c.');
+    expect(await page.locator('.tag-link[data-path="work/client-c"]').count()).toBe(0);
+    expect((await t.req<{ name: string }[]>(t.admin, 'GET', '/tags')).body.map((x) => x.name)).not.toContain('work/client-c');
   });
 
   it('shows a viewer what it may do and refuses its uploads before sending them', async () => {
     const viewer = await t.key('viewer', 'viewer');
     const p = await browser.newPage();
+    p.setDefaultTimeout(10_000);
     await signIn(p, t.url, viewer);
     await p.waitForSelector('.clip-card');
     expect(await p.textContent('#session-role')).toBe('viewer');
@@ -330,9 +387,25 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await p.close();
   });
 
+  it('shows a tag-scoped key its own subtree only', async () => {
+    const scoped = await t.key('scoped', 'editor', s.tags.personal);
+    const p = await browser.newPage();
+    p.setDefaultTimeout(10_000);
+    await signIn(p, t.url, scoped);
+    await p.waitForSelector('.clip-card');
+    expect(await p.textContent('#session-role')).toBe('editor · scoped');
+    const paths = await p.locator('.tag-link[data-path]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.path));
+    expect(paths.every((x) => x === 'personal' || x!.startsWith('personal/'))).toBe(true);
+    expect(await cardNames(p)).not.toContain('config.json');
+    await openScreen(p, 'dedup');
+    expect(await p.textContent('main')).toContain('not available to a key limited to one tag');
+    await p.close();
+  });
+
   it('goes back to sign-in when the key is revoked, and signs out on request', async () => {
     const key = await t.key('short-lived', 'editor');
     const p = await browser.newPage();
+    p.setDefaultTimeout(10_000);
     await signIn(p, t.url, key);
     await p.waitForSelector('.clip-card');
     expect(await p.textContent('#session-role')).toBe('editor');

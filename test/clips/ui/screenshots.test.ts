@@ -9,6 +9,7 @@ import { browserAvailable, launchBrowser } from '../../helpers/browser.js';
 import { startTestClips, type TestClips } from '../helper.js';
 import { sampleClips, type SampleClips } from './fixture.js';
 import { openScreen, scrollsSideways, signIn } from './pages.js';
+import { HELLO, install } from '../plugins/helper.js';
 
 const OUT = join(import.meta.dirname, '..', '..', '..', 'docs', 'screenshots');
 const WRITE = process.env.UPDATE_SCREENSHOTS === '1';
@@ -26,6 +27,7 @@ describe.skipIf(!browserAvailable)('clip web interface screenshots', () => {
     s = await sampleClips(t);
     await t.req(t.admin, 'PUT', '/tags/hidden', { ids: [s.tags.private] });
     await t.req(t.admin, 'POST', '/serve', { tag_id: s.tags['personal/travel'], api_access: 'read' });
+    await install(t, 'hello.lua', HELLO);
     browser = await launchBrowser();
     if (WRITE) mkdirSync(OUT, { recursive: true });
   }, 60_000);
@@ -77,7 +79,7 @@ describe.skipIf(!browserAvailable)('clip web interface screenshots', () => {
         const made = (await t.req<{ clips: { id: number; filename: string }[] }>(t.admin, 'GET', `/clips?search=${encodeURIComponent(label)}`)).body.clips;
         await t.req(t.admin, 'POST', '/clips/bulk/delete', { ids: made.map((c) => c.id) });
 
-        for (const screen of ['dedup', 'watch', 'serve', 'backup'] as const) {
+        for (const screen of ['dedup', 'watch', 'serve', 'plugins', 'backup'] as const) {
           await openScreen(page, screen);
           await quiet(page);
           await shot(page, screen, size, scheme);

@@ -1,5 +1,6 @@
 // Representative calls of every session and API-token statement (see ../snapshots.test.ts).
 import { ApiTokenRepository, SessionRepository } from '../../../src/library/auth/credentials.repository.js';
+import { VisibilityRepository } from '../../../src/library/auth/visibility.repository.js';
 import { sqlCases } from '../capture.js';
 
 const now = '2024-06-01T12:00:00.000Z';
@@ -24,5 +25,10 @@ export default [
     ['touch', (r) => r.touch(3, now, minuteAgo)],
     ['removeOwned', (r) => r.removeOwned(3, 7)],
     ['removeForUser', (r) => r.removeForUser(7)],
+  ]),  sqlCases(VisibilityRepository, [
+    ['visibleIds (resources, confined)', (r) => r.visibleIds({ kind: 'subtree', rootId: 3 }, 'resource', [1, 2])],
+    ['visibleIds (groups, confined)', (r) => r.visibleIds({ kind: 'subtree', rootId: 3 }, 'group', [4])],
+    ['visibleIds (notes, no scope group: nothing)', (r) => r.visibleIds({ kind: 'subtree', rootId: null }, 'note', [5])],
+    ['visibleIds (everything)', (r) => r.visibleIds({ kind: 'all' }, 'note', [5])],
   ]),
 ];

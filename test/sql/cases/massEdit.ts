@@ -2,7 +2,11 @@
 // tables and links of groups, notes and resources.
 import { ContentRepository } from '../../../src/library/massEdit/repository.js';
 import type { CarrierRef, LinkSpec } from '../../../src/library/common/content.js';
+import type { Visibility } from '../../../src/library/auth/visibility.js';
 import { sqlCases } from '../capture.js';
+
+/** A principal confined to group 3's subtree: the statements show the visibility condition. */
+const SCOPED: Visibility = { kind: 'subtree', rootId: 3 };
 
 const GROUP_TAGS: LinkSpec = { table: 'group_tags', self: 'group_id', other: 'tag_id', target: 'tags' };
 const NOTE_GROUPS: LinkSpec = { table: 'groups_related_notes', self: 'note_id', other: 'group_id', target: 'groups' };
@@ -11,8 +15,8 @@ const RESOURCE_CATEGORY: CarrierRef = { table: 'resource_categories', column: 'r
 
 export default [
   sqlCases(ContentRepository, [
-    ['existingIds', (r) => r.existingIds('groups', [1, 2, 3])],
-    ['existingIds (tags)', (r) => r.existingIds('tags', [4])],
+    ['existingIds', (r) => r.existingIds('groups', [1, 2, 3], SCOPED)],
+    ['existingIds (tags)', (r) => r.existingIds('tags', [4], SCOPED)],
     ['links', (r) => r.links(GROUP_TAGS, [1, 2])],
     ['links (note groups)', (r) => r.links(NOTE_GROUPS, [5])],
     ['unlink', (r) => r.unlink(GROUP_TAGS, [{ s: 1, o: 4 }, { s: 2, o: 4 }])],

@@ -3,7 +3,11 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect } from '../../../src/core/db/dialect/index.js';
 import { NoteRepository } from '../../../src/library/notes/repository.js';
+import type { Visibility } from '../../../src/library/auth/visibility.js';
 import { sqlCases } from '../capture.js';
+
+/** A principal confined to group 3's subtree: the statements show the visibility condition. */
+const SCOPED: Visibility = { kind: 'subtree', rootId: 3 };
 
 // Built below with a stand-in MRQL filter (the third constructor argument).
 const Notes = NoteRepository as unknown as new (db: Kysely<never>, dialect: Dialect) => NoteRepository;
@@ -14,10 +18,10 @@ export default [
   sqlCases(
     Notes,
     [
-      ['find', (r) => r.find(7)],
+      ['find', (r) => r.find(7, SCOPED)],
       ['findByName', (r) => r.findByName('diary')],
-      ['findMany', (r) => r.findMany([1, 2, 3])],
-      ['page', (r) => r.page({}, 50, 0)],
+      ['findMany', (r) => r.findMany([1, 2, 3], SCOPED)],
+      ['page', (r) => r.page({}, 50, 0, SCOPED)],
       [
         'page (every filter)',
         (r) =>
@@ -46,20 +50,21 @@ export default [
             },
             50,
             100,
+            SCOPED,
           ),
       ],
-      ['count', (r) => r.count({ Shared: false })],
-      ['timeline', (r) => r.timeline({ Name: 'trip' }, [{ start: '2024-01-01T00:00:00.000Z', end: '2024-02-01T00:00:00.000Z' }])],
-      ['matchingIds', (r) => r.matchingIds({ Tags: [1] }, 1001)],
+      ['count', (r) => r.count({ Shared: false }, SCOPED)],
+      ['timeline', (r) => r.timeline({ Name: 'trip' }, [{ start: '2024-01-01T00:00:00.000Z', end: '2024-02-01T00:00:00.000Z' }], SCOPED)],
+      ['matchingIds', (r) => r.matchingIds({ Tags: [1] }, 1001, SCOPED)],
       ['insert', (r) => r.insert({ ...STAMP, name: 'diary', description: '', meta: '{}', owner_id: 4, note_type_id: null, start_date: null, end_date: null })],
-      ['update', (r) => r.update(7, { name: 'journal', description: 'text' })],
-      ['remove', (r) => r.remove([7, 8])],
-      ['existing (groups)', (r) => r.existing('groups', [4, 5])],
-      ['setLinks (tags)', (r) => r.setLinks(7, 'tags', [1, 2])],
-      ['setLinks (resources, cleared)', (r) => r.setLinks(7, 'resources', [])],
-      ['groupsOf', (r) => r.groupsOf([7, 8])],
-      ['resourcesOf', (r) => r.resourcesOf([7])],
-      ['group', (r) => r.group(4)],
+      ['update', (r) => r.update(7, { name: 'journal', description: 'text' }, SCOPED)],
+      ['remove', (r) => r.remove([7, 8], SCOPED)],
+      ['existing (groups)', (r) => r.existing('groups', [4, 5], SCOPED)],
+      ['setLinks (tags)', (r) => r.setLinks(7, 'tags', [1, 2], SCOPED)],
+      ['setLinks (resources, cleared)', (r) => r.setLinks(7, 'resources', [], SCOPED)],
+      ['groupsOf', (r) => r.groupsOf([7, 8], SCOPED)],
+      ['resourcesOf', (r) => r.resourcesOf([7], SCOPED)],
+      ['group', (r) => r.group(4, SCOPED)],
       ['noteTypes', (r) => r.noteTypes([3, 6])],
       ['noteTypeChoices', (r) => r.noteTypeChoices()],
     ],

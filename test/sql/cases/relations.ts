@@ -1,6 +1,10 @@
 // Representative calls of every relation type and relation statement (see ../snapshots.test.ts).
 import { RelationRepository, RelationTypeRepository } from '../../../src/library/relations/repository.js';
+import type { Visibility } from '../../../src/library/auth/visibility.js';
 import { sqlCases } from '../capture.js';
+
+/** A principal confined to group 3's subtree: the statements show the visibility condition. */
+const SCOPED: Visibility = { kind: 'subtree', rootId: 3 };
 
 const STAMP = { created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', created_by_user_id: 1 };
 const BUCKETS = [{ start: '2024-01-01T00:00:00.000Z', end: '2025-01-01T00:00:00.000Z' }];
@@ -25,18 +29,18 @@ export default [
     ['options', (r) => r.options()],
   ]),
   sqlCases(RelationRepository, [
-    ['find', (r) => r.find(9)],
+    ['find', (r) => r.find(9, SCOPED)],
     ['findByName', (r) => r.findByName('lives')],
-    ['findMany', (r) => r.findMany([9, 10])],
-    ['page', (r) => r.page({}, 50, 0)],
-    ['count', (r) => r.count({})],
-    ['timeline', (r) => r.timeline({}, BUCKETS)],
-    ['update', (r) => r.update(9, { name: 'step', from_group_id: 3, to_group_id: 4, relation_type_id: 7 })],
-    ['remove', (r) => r.remove([9])],
-    ['listPage', (r) => r.listPage({}, 50, 0)],
-    ['listPage (every filter)', (r) => r.listPage({ FromGroupId: 3, ToGroupId: 4, GroupRelationTypeId: 7, GroupId: 3 }, 50, 50)],
-    ['ofGroup (outgoing)', (r) => r.ofGroup(3, 'from', 50)],
-    ['ofGroup (incoming)', (r) => r.ofGroup(3, 'to', 50)],
+    ['findMany', (r) => r.findMany([9, 10], SCOPED)],
+    ['page', (r) => r.page({}, 50, 0, SCOPED)],
+    ['count', (r) => r.count({}, SCOPED)],
+    ['timeline', (r) => r.timeline({}, BUCKETS, SCOPED)],
+    ['update', (r) => r.update(9, { name: 'step', from_group_id: 3, to_group_id: 4, relation_type_id: 7 }, SCOPED)],
+    ['remove', (r) => r.remove([9], SCOPED)],
+    ['listPage', (r) => r.listPage({}, 50, 0, SCOPED)],
+    ['listPage (every filter)', (r) => r.listPage({ FromGroupId: 3, ToGroupId: 4, GroupRelationTypeId: 7, GroupId: 3 }, 50, 50, SCOPED)],
+    ['ofGroup (outgoing)', (r) => r.ofGroup(3, 'from', 50, SCOPED)],
+    ['ofGroup (incoming)', (r) => r.ofGroup(3, 'to', 50, SCOPED)],
     ['groupNames', (r) => r.groupNames([3, 4])],
     ['endpoint', (r) => r.endpoint(3)],
     ['exists', (r) => r.exists(3, 4, 7)],

@@ -4,7 +4,11 @@ import { ResourceLinkRepository } from '../../../src/library/resources/links.rep
 import { ResourceReferenceRepository } from '../../../src/library/resources/references.repository.js';
 import { ResourceRepository, type ResourceFilter } from '../../../src/library/resources/repository.js';
 import { SeriesMembershipRepository } from '../../../src/library/resources/series.repository.js';
+import type { Visibility } from '../../../src/library/auth/visibility.js';
 import { sqlCases } from '../capture.js';
+
+/** A principal confined to group 3's subtree: the statements show the visibility condition. */
+const SCOPED: Visibility = { kind: 'subtree', rootId: 3 };
 
 const T = '2024-01-01T00:00:00.000Z';
 const thresholds = { similarity: 8, ahash: 0 };
@@ -39,10 +43,10 @@ const resourceRow = {
 
 export default [
   sqlCases(ResourceRepository, [
-    ['find', (r) => r.find(7)],
+    ['find', (r) => r.find(7, SCOPED)],
     ['findByName', (r) => r.findByName('photo.jpg')],
-    ['findMany', (r) => r.findMany([1, 2, 3])],
-    ['page (no filter)', (r) => r.page(f(), 50, 0)],
+    ['findMany', (r) => r.findMany([1, 2, 3], SCOPED)],
+    ['page (no filter)', (r) => r.page(f(), 50, 0, SCOPED)],
     [
       'page (text, types, dates, owner, links, exact values, sizes)',
       (r) =>
@@ -74,33 +78,34 @@ export default [
           }),
           20,
           40,
+          SCOPED,
         ),
     ],
-    ['page (subgroups, untagged, without owner, meta sort)', (r) => r.page(f({ OwnerId: 3, IncludeSubgroups: true, Untagged: true, ShowWithoutOwner: true, SortBy: ["meta->>'n' asc"] }), 50, 0)],
-    ['page (similar, dHash zero, MetaQuery, MRQL predicate)', (r) => r.page(f({ ShowWithSimilar: true, ShowDhashZero: true, MetaQuery: ['n:EQ:42'], mrql: sql`resources.width > ${100}`, thresholds: { similarity: 6, ahash: 4 } }), 50, 0)],
-    ['count', (r) => r.count(f({ Tags: [4] }))],
-    ['timeline', (r) => r.timeline(f({ Name: 'hol' }), [{ start: '2024-01-01T00:00:00.000Z', end: '2024-02-01T00:00:00.000Z' }])],
-    ['matchingIds', (r) => r.matchingIds(f({ OwnerId: 3 }), 2)],
+    ['page (subgroups, untagged, without owner, meta sort)', (r) => r.page(f({ OwnerId: 3, IncludeSubgroups: true, Untagged: true, ShowWithoutOwner: true, SortBy: ["meta->>'n' asc"] }), 50, 0, SCOPED)],
+    ['page (similar, dHash zero, MetaQuery, MRQL predicate)', (r) => r.page(f({ ShowWithSimilar: true, ShowDhashZero: true, MetaQuery: ['n:EQ:42'], mrql: sql`resources.width > ${100}`, thresholds: { similarity: 6, ahash: 4 } }), 50, 0, SCOPED)],
+    ['count', (r) => r.count(f({ Tags: [4] }), SCOPED)],
+    ['timeline', (r) => r.timeline(f({ Name: 'hol' }), [{ start: '2024-01-01T00:00:00.000Z', end: '2024-02-01T00:00:00.000Z' }], SCOPED)],
+    ['matchingIds', (r) => r.matchingIds(f({ OwnerId: 3 }), 2, SCOPED)],
     ['idWithHash', (r) => r.idWithHash('a'.repeat(40))],
     ['findAt (main filesystem)', (r) => r.findAt({ location: '/in/photo.jpg', storage: null })],
     ['findAt (alternative filesystem)', (r) => r.findAt({ location: '/in/photo.jpg', storage: 'archive' })],
     ['usesFile (main filesystem)', (r) => r.usesFile({ location: '/resources/aa.jpg', storage: null })],
     ['usesFile (alternative filesystem)', (r) => r.usesFile({ location: '/resources/aa.jpg', storage: 'archive' })],
     ['insert', (r) => r.insert(resourceRow)],
-    ['update', (r) => r.update(7, { name: 'renamed', width: 10 })],
+    ['update', (r) => r.update(7, { name: 'renamed', width: 10 }, SCOPED)],
     ['patch', (r) => r.patch(7, { current_version_id: 9 })],
-    ['remove', (r) => r.remove([4, 5])],
+    ['remove', (r) => r.remove([4, 5], SCOPED)],
     ['videosAfter', (r) => r.videosAfter(100, 25)],
   ]),
   sqlCases(ResourceLinkRepository, [
-    ['existing', (r) => r.existing('tags', [1, 2])],
-    ['existing (none asked)', (r) => r.existing('notes', [])],
-    ['replace (tags)', (r) => r.replace('tags', 7, [1, 2, 2])],
-    ['replace (groups, emptied)', (r) => r.replace('groups', 7, [])],
+    ['existing', (r) => r.existing('tags', [1, 2], SCOPED)],
+    ['existing (none asked)', (r) => r.existing('notes', [], SCOPED)],
+    ['replace (tags)', (r) => r.replace('tags', 7, [1, 2, 2], SCOPED)],
+    ['replace (groups, emptied)', (r) => r.replace('groups', 7, [], SCOPED)],
     ['add (notes)', (r) => r.add('notes', [7, 8], [1, 2])],
     ['targetsOf (groups)', (r) => r.targetsOf('groups', [7, 8])],
-    ['notesOf', (r) => r.notesOf(7)],
-    ['relatedGroupsOf', (r) => r.relatedGroupsOf(7)],
+    ['notesOf', (r) => r.notesOf(7, SCOPED)],
+    ['relatedGroupsOf', (r) => r.relatedGroupsOf(7, SCOPED)],
     ['groups', (r) => r.groups([3, 4])],
   ]),
   sqlCases(ResourceReferenceRepository, [

@@ -87,8 +87,8 @@ export class CalendarService {
   private async resourceFeed(resourceId: number): Promise<FeedResult> {
     const row = await this.files.storedFile(resourceId);
     if (!row) throw new Error(`resource ${resourceId} does not exist`);
-    const file = storedResourcePath(this.config, row);
-    if (!file) throw new Error(`the file of resource ${resourceId} is not available`);
+    const file = await storedResourcePath(this.config, row);
+    if (!file) throw new Error(`the file of resource ${resourceId} is missing or not available`);
     return this.cache.fromText(`${row.id}:${row.hash}:${row.location}`, async () => {
       const info = await stat(file).catch(() => null);
       if (!info?.isFile()) throw new Error(`the file of resource ${resourceId} is missing`);
