@@ -7,7 +7,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { seenBy } from '../http/routes.js';
-import { Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { EmptyState, Field, FormPage, ListFilters, OptionSelect, Pagination, Picker, PostButton, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { picked } from '../ui/picked.js';
@@ -140,7 +140,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
             </li>
           ))}
         </ul>
-        {ctx.groups.length === 0 ? <p class="empty">No groups match.</p> : null}
+        {ctx.groups.length === 0 ? <EmptyState req={req} filtered="No groups match these filters." intro="Groups hold resources, notes and other groups: a project, a person, a trip. They can nest, carry tags and relate to each other." start={{ href: '/group/new', label: 'Create the first group.' }} /> : null}
         {ctx._slots.footer}
         <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.groups.length} />
       </section>

@@ -6,6 +6,7 @@ import type { RuntimeSettings } from '../admin/settings.js';
 import { templatesFeature } from '../templates/feature.js';
 import { MrqlEngine, type MrqlSettings } from './engine.js';
 import { registerMrqlPages } from './pages.js';
+import { registerMrqlSyntaxPage } from './syntax-page.js';
 import { MrqlRepository, SavedMrqlRepository } from './repository.js';
 import { registerMrqlRoutes } from './routes.js';
 import { SavedMrqlQueries } from './saved.js';
@@ -39,6 +40,7 @@ export function mrqlFeature(host: FeatureHost) {
   const shortcodes = templatesFeature(host, service);
   registerMrqlRoutes(routes, service, { render: (result, principal) => shortcodes.renderResult(result, principal), generation: lib.config.generation });
   registerMrqlPages(app, layout, service);
+  registerMrqlSyntaxPage(app, layout);
   return { service, shortcodes };
 }
 

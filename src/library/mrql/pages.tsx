@@ -62,6 +62,7 @@ export function registerMrqlPages(app: FastifyInstance, layout: Layout, mrql: Mr
             <div class="mrql-actions">
               <button type="submit" data-testid="mrql-run">Run</button>
               <button type="button" x-on:click="explain()">Explain</button>
+              <a href="/mrql/syntax">Syntax and examples</a>
               <a class="button" x-bind:href="exportUrl('csv')">CSV</a>
               <a class="button" x-bind:href="exportUrl('json')">JSON</a>
               <label>
@@ -86,6 +87,9 @@ export function registerMrqlPages(app: FastifyInstance, layout: Layout, mrql: Mr
                     </template>
                     <template x-if="!item.entity.renderedHTML">
                       <div class="mrql-card">
+                        <template x-if="item.type === 'resource'">
+                          <img class="mrql-thumb" loading="lazy" alt="" height="120" x-bind:src="'/v1/resource/preview?ID=' + item.entity.ID + '&Height=120'" />
+                        </template>
                         <a x-bind:href="'/' + item.type + '?id=' + item.entity.ID" x-text="item.entity.Name"></a>{' '}
                         <small x-text="item.type"></small>
                         <p x-text="item.entity.Description"></p>

@@ -8,7 +8,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { seenBy } from '../http/routes.js';
-import { Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { EmptyState, Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { selectionScope } from '../ui/bulk.js';
@@ -90,7 +90,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             <NoteCard n={n} avatar={ctx._avatars.get(n.ID)} />
           ))}
         </ul>
-        {ctx.notes.length === 0 ? <p class="empty">No notes match.</p> : null}
+        {ctx.notes.length === 0 ? <EmptyState req={req} filtered="No notes match these filters." intro="Notes are texts made of blocks (paragraphs, to-dos, tables, galleries), with dates, tags and attached files." start={{ href: '/note/new', label: 'Write the first note.' }} /> : null}
         {ctx._slots.footer}
         <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx.notes.length} total={ctx.pagination.total} />
       </section>

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
-import { Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { EmptyState, Checkbox, Field, FormPage, OptionSelect, Pagination, Picker, PostButton, SortSelect, TextArea, Timestamps, firstOf, queryOf, type PickerItem } from '../ui/components.js';
 import { When } from '../ui/dates.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
@@ -149,7 +149,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
           <UploadTarget ownerId={c.parsedQuery.OwnerId} where={c.parsedQuery.OwnerId ? 'to this group' : 'as new resources'} />
           <BulkBar req={req} kind="resources" ops={{ tags: true, groups: true, meta: true, dimensions: true, compare: { path: '/resource/compare', first: 'r1', second: 'r2' }, deleteConfirm: 'Delete the selected resources and their files?' }} />
           {view(c.resources)}
-          {c.resources.length === 0 ? <p class="empty">No resources match.</p> : null}
+          {c.resources.length === 0 ? <EmptyState req={req} filtered="No resources match these filters." intro="Resources are your files (photos, documents, recordings), each with versions, tags, metadata and previews. Drop files on this page or" start={{ href: '/resource/new', label: 'upload the first ones.' }} /> : null}
           {c._slots.footer}
           <Pagination req={req} page={c.pagination.page} perPage={c.pagination.perPage} count={c.resources.length} />
         </section>

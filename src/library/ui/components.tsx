@@ -219,3 +219,29 @@ export function Picker(props: { label: string; name: string; source: string; sel
     </div>
   );
 }
+
+/**
+ * What an empty list says: with filters, that nothing matches them; without, what the thing is
+ * and how to start.
+ */
+export function EmptyState(props: { req: FastifyRequest; filtered: string; intro: string; start?: { href: string; label: string } }): SafeHtml {
+  const q = queryOf(props.req);
+  const filtered = Object.keys(q).some((k) => k !== 'page' && firstOf(q[k]) !== '');
+  return (
+    <div class="empty-state">
+      {filtered ? (
+        <p class="empty">{props.filtered}</p>
+      ) : (
+        <p class="empty">
+          {props.intro}
+          {props.start ? (
+            <span>
+              {' '}
+              <a href={props.start.href}>{props.start.label}</a>
+            </span>
+          ) : null}
+        </p>
+      )}
+    </div>
+  );
+}

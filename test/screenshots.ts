@@ -2,9 +2,9 @@
 // wide, light and dark, over the small library of test/helpers/page-inventory.ts.
 // Run: npm run screenshots (needs Debian's chromium at /usr/bin/chromium or CHROMIUM_PATH).
 import { existsSync, mkdirSync } from 'node:fs';
-import { startTestLibrary } from '../test/helpers/library.js';
-import { CHROMIUM, launchBrowser } from '../test/helpers/browser.js';
-import { buildInventory } from '../test/helpers/page-inventory.js';
+import { startTestLibrary } from './helpers/library.js';
+import { CHROMIUM, launchBrowser } from './helpers/browser.js';
+import { buildInventory } from './helpers/page-inventory.js';
 
 if (!existsSync(CHROMIUM)) {
   console.error(`screenshots need chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
