@@ -50,12 +50,15 @@ export function registerEndpointRoutes(app: FastifyInstance, manager: PluginMana
         handler: (req, reply) => handle(req, reply, manager, log),
       });
     }
-    child.route({
-      method: ['PATCH', 'OPTIONS'],
-      url: '/v1/plugins/*',
-      config: { needs: 'read' },
-      handler: async (_req, reply) => sendJson(reply, 405, { error: 'method not allowed' }),
-    });
+    // Methods no endpoint can declare answer 405; PATCH sits in §10.9's non-GET (write) row.
+    for (const [method, needs] of [['PATCH', 'write'], ['OPTIONS', 'read']] as const) {
+      child.route({
+        method,
+        url: '/v1/plugins/*',
+        config: { needs },
+        handler: async (_req, reply) => sendJson(reply, 405, { error: 'method not allowed' }),
+      });
+    }
   });
 }
 

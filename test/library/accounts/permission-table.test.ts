@@ -27,7 +27,9 @@ const READ_ONLY_POSTS = new Set([
   '/v1/shortcodes/deferred',
 ]);
 
-const SYSTEM_PAGES = new Set(['/admin/overview', '/admin/settings', '/admin/users', '/admin/users/edit', '/plugins/manage', '/logs', '/log']);
+// '/admin/storage' and '/v1/admin/reconcile' are our own admin extras (issue 12's reconciliation
+// report), admin-only like their §10.9 neighbours.
+const SYSTEM_PAGES = new Set(['/admin/overview', '/admin/settings', '/admin/users', '/admin/users/edit', '/plugins/manage', '/logs', '/log', '/admin/storage']);
 
 /** §10.9 and §10.8 item 1, read as a path classifier (".json"/".body" stripped first). */
 function expectedNeeds(method: string, rawPath: string): Capability {
@@ -39,7 +41,7 @@ function expectedNeeds(method: string, rawPath: string): Capability {
     SYSTEM_PAGES.has(path) ||
     path === '/v1/plugins/manage' ||
     /^\/v1\/plugin\/(enable|disable|scopedAccess|settings|purge-data|schedules|schedule\/run|scheduled-downloads)/.test(path) ||
-    /^\/v1\/admin\/(server-stats|data-stats|settings|similarity\/)/.test(path) ||
+    /^\/v1\/admin\/(server-stats|data-stats|settings|similarity\/|reconcile$)/.test(path) ||
     /^\/v1\/users?(\/|$)/.test(path) ||
     /^\/v1\/logs?(\/|$)/.test(path)
   ) {
@@ -106,7 +108,7 @@ describe('permission table (companion §10.9)', () => {
   });
 
   it('exempts from CSRF exactly the read-only POST endpoints of §10.6 (the writes declared `read`)', () => {
-    const readWrites = entries.filter((e) => !['GET', 'HEAD'].includes(e.method) && e.needs === 'read').map((e) => e.path);
+    const readWrites = entries.filter((e) => !['GET', 'HEAD', 'OPTIONS'].includes(e.method) && e.needs === 'read').map((e) => e.path);
     expect(readWrites.length).toBeGreaterThan(5);
     for (const path of readWrites) expect(READ_ONLY_POSTS.has(path), path).toBe(true);
   });
