@@ -1,20 +1,8 @@
 // Plugin rows, plugin storage and file-system grants (companion §2.3); no rules here.
-import { sql } from 'kysely';
-import type { ClipDb } from '../schema/database.js';
+import { sql, type Selectable } from 'kysely';
+import type { ClipDb, PluginTable } from '../schema/database.js';
 
-export interface PluginRow {
-  id: number;
-  filename: string;
-  name: string;
-  version: string;
-  enabled: number;
-  status: string;
-  error_count: number;
-  last_error: string | null;
-  source_url: string;
-  created_at: string;
-  updated_at: string;
-}
+export type PluginRow = Selectable<PluginTable>;
 
 export type PluginStatus = 'loaded' | 'disabled' | 'error';
 

@@ -4,10 +4,11 @@
 // which it keeps in sessionStorage. Files are read once at start, so a request never touches
 // the disk and no path from a request is ever resolved.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findInCheckout } from '../../core/checkout.js';
 
 /** Where the UI's files live inside the checkout. */
 const UI_DIR = 'public/clips';
@@ -58,20 +59,7 @@ interface Asset {
  */
 export function locateUiDir(): string {
   if (import.meta.url.startsWith('file:')) return resolve(dirname(fileURLToPath(import.meta.url)), '../../..', UI_DIR);
-  const roots: string[] = [];
-  if (process.argv[1]) {
-    try {
-      roots.push(resolve(dirname(realpathSync(process.argv[1])), '..'));
-    } catch {
-      // not a file: fall through to the working directory
-    }
-  }
-  roots.push(process.cwd());
-  for (const root of roots) {
-    const candidate = resolve(root, UI_DIR);
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error(`cannot find the clip web interface (${UI_DIR}); looked under ${roots.join(', ')}`);
+  return findInCheckout(UI_DIR, 'the clip web interface');
 }
 
 function loadAssets(dir: string): Map<string, Asset> {

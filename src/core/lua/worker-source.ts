@@ -1,11 +1,10 @@
 // The worker's code, bundled once per process from worker/main.ts with esbuild (a dependency
 // already) and started as an eval worker. Bundling keeps the worker independent of how the
 // main thread loads TypeScript: tsx, vitest, or the clip service's in-memory bundle.
-import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { findInCheckout } from '../checkout.js';
 
 export interface WorkerSource {
   code: string;
@@ -32,20 +31,7 @@ export function workerSource(): Promise<WorkerSource> {
  */
 export function locateWorkerEntry(): string {
   if (import.meta.url.startsWith('file:')) return fileURLToPath(new URL(ENTRY, import.meta.url));
-  const roots: string[] = [];
-  if (process.argv[1]) {
-    try {
-      roots.push(resolve(dirname(realpathSync(process.argv[1])), '..'));
-    } catch {
-      // not a file: fall through to the working directory
-    }
-  }
-  roots.push(process.cwd());
-  for (const root of roots) {
-    const candidate = resolve(root, 'src/core/lua', ENTRY);
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error(`cannot find the Lua worker source (${ENTRY}); looked under ${roots.join(', ')}`);
+  return findInCheckout(`src/core/lua/${ENTRY}`, 'the Lua worker source');
 }
 
 async function bundle(): Promise<WorkerSource> {
