@@ -24,6 +24,18 @@ async function postgresReachable() {
   }
 }
 
+// Names of failed tests, repeated after the totals: a CI log is often read from its tail only.
+const failures = [];
+function failedTests(label, report) {
+  const names = [];
+  for (const file of report.testResults ?? []) {
+    const failedCases = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedCases) names.push(`${label}: ${file.name} > ${t.fullName}`);
+    if (failedCases.length === 0 && file.status === 'failed') names.push(`${label}: ${file.name} (${(file.message ?? '').split('\n')[0]})`);
+  }
+  return names;
+}
+
 function run(label, env, files) {
   console.log(`\n=== tests on ${label} ===`);
   const out = join(outDir, `${label}.json`);
@@ -37,6 +49,7 @@ function run(label, env, files) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed = report.numPassedTests;
     failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+    failures.push(...failedTests(label, report));
   } catch {
     failed += 1;
   }
@@ -53,5 +66,6 @@ if (await postgresReachable()) {
 rmSync(outDir, { recursive: true, force: true });
 const passed = totals.reduce((a, t) => a + t.passed, 0);
 const failed = totals.reduce((a, t) => a + t.failed, 0);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
