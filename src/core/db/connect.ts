@@ -21,6 +21,7 @@ import {
 import type { DbKind, Dialect } from './dialect/types.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { postgresDialect } from './dialect/postgres.js';
+import { cachingStatements } from './statement-cache.js';
 
 export type { DbKind } from './dialect/types.js';
 
@@ -118,7 +119,7 @@ export function newPool(dsn: string, max: number): pg.Pool {
 export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
   if (options.kind === 'sqlite') {
     const conn = openSqlite(options.dsn, options.readonly);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), plugins: sqlitePlugins() });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(conn) }), plugins: sqlitePlugins() });
     return { db, kind: 'sqlite', dialect: sqliteDialect, sqlite: conn, close: () => db.destroy() };
   }
   const pool = newPool(options.dsn, options.maxConnections || 10);
