@@ -154,6 +154,17 @@ describe('pages of a group-limited principal', () => {
     expect(asAdmin).toContain('Forbidden orchard');
   });
 
+  it('neither offers nor opens group import, which cannot be confined; an unscoped user has both', async () => {
+    const html = { accept: 'text/html' };
+    const dashboard = await (await lib.fetch('/dashboard', { headers: { ...scoped, ...html } })).text();
+    expect(dashboard).toContain('href="/admin/export"');
+    expect(dashboard).not.toContain('href="/admin/import"');
+    expect((await lib.fetch('/admin/import', { headers: { ...scoped, ...html } })).status).toBe(403);
+    const free = asBearer((await makeAccount(lib, admin, { role: 'user' })).token);
+    expect(await (await lib.fetch('/dashboard', { headers: { ...free, ...html } })).text()).toContain('href="/admin/import"');
+    expect((await lib.fetch('/admin/import', { headers: { ...free, ...html } })).status).toBe(200);
+  });
+
   it('labels form pickers only with what it can see, and the picker sources list only that', async () => {
     const path = `/note/new?OwnerId=${g.outside}&Groups=${g.outside}&Resources=${r.outside}`;
     const html = await (await lib.fetch(path, { headers: { ...scoped, accept: 'text/html' } })).text();
