@@ -67,7 +67,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   adminFeature(host);
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
-  downloadJobsFeature(host, resourceFeature.importDownload);
+  downloadJobsFeature(host, resourceFeature.importDownload, downloads.service);
   reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
