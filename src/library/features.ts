@@ -54,7 +54,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = mrqlFeature(host);
   searchFeature(host);
   const ui = uiFeature(host);
-  const { categories, noteTypes } = categoriesFeature(host);
+  const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
@@ -77,7 +77,17 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
+  const plugins = pluginsFeature(host, log, {
+    tags: tags.service,
+    notes: notes.service,
+    groups: groups.service,
+    categories,
+    resourceCategories,
+    noteTypes,
+    resources: resourceFeature.resources,
+    files: resourceFeature.ctx.fs,
+    mrql: mrql.service,
+  });
 
   return { share, mrql, plugins };
 }

@@ -17,7 +17,7 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>): PluginsFeature {
+export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>): PluginsFeature {
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -29,7 +29,7 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           path,
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
-          extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, root: () => lib.root }),
+          extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root }),
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
