@@ -79,7 +79,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, actionJobs);
+  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, { actionJobs, downloads: downloads.service });
 
   return { share, mrql, plugins };
 }

@@ -42,7 +42,7 @@ export class DownloadService {
    * A group-limited caller names an owner inside its subtree and only groups and notes it can
    * see (403 otherwise; the job re-checks when it runs, so a later move is caught too).
    */
-  private async checkTargets(principal: Principal, params: RemoteParams): Promise<void> {
+  async checkTargets(principal: Principal, params: RemoteParams): Promise<void> {
     const vis = visibilityOf(principal);
     if (vis.kind === 'all') return;
     const groupIds = [...(params.OwnerId ? [params.OwnerId] : []), ...(params.Groups ?? [])];

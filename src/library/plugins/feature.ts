@@ -9,13 +9,7 @@ import { HookDispatcher } from './hooks.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
-import type { ActionJobStore } from './action-jobs.js';
-import { registerActionRoutes } from './action-routes.js';
-import { ActionRunner } from './action-run.js';
-import { ActionTargetsRepository } from './action-targets.repository.js';
-import { installActions } from './actions.js';
-import { installJobs } from './jobs.js';
-import { scopedAccess } from '../auth/scoped-access.js';
+import { pluginJobsFeature } from './jobs-feature.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -24,7 +18,9 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, actionJobs: ActionJobStore): PluginsFeature {
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, jobDeps: Parameters<typeof pluginJobsFeature>[2]): PluginsFeature {
+  const jobs = pluginJobsFeature(host, log, jobDeps);
+  const { app, lib, layout } = host;
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -38,22 +34,23 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           log,
           extendMah: (plugin, mah) => {
             installDb(plugin, mah, { ...services, root: () => lib.root });
-            installActions(plugin, mah);
-            installJobs(plugin, mah, actionJobs);
+            jobs.install(plugin, mah);
           },
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
-  const runner = manager && new ActionRunner(manager, actionJobs, new ActionTargetsRepository(lib.db, lib.dialect), scopedAccess(lib.db, lib.dialect), lib.config.plugins.maxActionEntities);
-  registerActionRoutes(app, runner, actionJobs);
+  jobs.attach(manager);
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
   return {
     manager,
-    start: async () => manager?.start(),
+    start: async () => {
+      await manager?.start();
+      jobs.start();
+    },
     close: async () => {
+      await jobs.close();
       await manager?.close();
-      actionJobs.close();
     },
   };
 }

@@ -11,7 +11,7 @@ import { DurationError, parseDuration } from './duration.js';
 import { detached, executeJob, ownerOf, type JobPlugin } from './jobs.js';
 import type { MahPlugin } from './mah.js';
 import type { LoadedPlugin, PluginManager } from './manager.js';
-import type { PluginScheduleRepository, ScheduleRow } from './schedules.repository.js';
+import type { PluginScheduleRepository, ScheduleOwner, ScheduleRow } from './schedules.repository.js';
 
 export interface ScheduleDef {
   id: string;
@@ -79,6 +79,12 @@ export function installSchedules(plugin: MahPlugin, mah: Record<string, unknown>
     list.push(def);
     registered.set(plugin, list);
   };
+}
+
+/** An owner account as the principal its work runs as; a disabled account sees nothing. */
+export function principalFromOwner(u: ScheduleOwner): Principal {
+  if (bool(u.disabled)) return { userId: u.id, username: u.username, role: 'guest', scopeGroupId: null, superUser: false };
+  return { userId: u.id, username: u.username, role: u.role as Role, scopeGroupId: u.scope_group_id, superUser: false };
 }
 
 /** The schedule row JSON of §19.2. */
@@ -269,9 +275,7 @@ export class Scheduler {
     const root = this.deps.root();
     if (!this.deps.authEnabled && userId === root.userId) return root;
     const u = await this.deps.rows.owner(userId);
-    if (!u) return null;
-    if (bool(u.disabled)) return { userId: u.id, username: u.username, role: 'guest', scopeGroupId: null, superUser: false };
-    return { userId: u.id, username: u.username, role: u.role as Role, scopeGroupId: u.scope_group_id, superUser: false };
+    return u ? principalFromOwner(u) : null;
   }
 
   private track(work: () => Promise<void>): void {
