@@ -33,6 +33,7 @@ import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
+import { ActionJobStore } from './plugins/action-jobs.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -63,7 +64,8 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);
-  jobsFeature(host, downloads.service);
+  const actionJobs = new ActionJobStore();
+  jobsFeature(host, downloads.service, actionJobs);
   adminFeature(host);
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
@@ -87,7 +89,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
     resources: resourceFeature.resources,
     files: resourceFeature.ctx.fs,
     mrql: mrql.service,
-  });
+  }, { actionJobs, downloads: downloads.service });
 
   return { share, mrql, plugins };
 }
