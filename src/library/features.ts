@@ -33,6 +33,9 @@ import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
+import { PluginCatalogue } from './plugins/catalogue.js';
+import type { LoadedPlugin } from './plugins/manager.js';
+import { PluginShortcodeRenderer } from './plugins/shortcodes.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -44,6 +47,10 @@ export interface FeatureServers {
 }
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts, log: (message: string) => void = console.log): FeatureServers {
+  // Loaded plugins are published here by the plugin manager and read by every surface that
+  // shows what they registered (shortcodes, blocks, pages, the layout's menu and slots).
+  const pluginCatalogue = new PluginCatalogue<LoadedPlugin>(lib.config.plugins.path !== null);
+  const pluginShortcodes = new PluginShortcodeRenderer(pluginCatalogue, log);
   const pageLayout = layout as Layout;
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   auditFeature(host);
@@ -51,7 +58,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   accountsFeature(host, accounts);
   savedSearchesFeature(host);
   const tags = tagsFeature(host);
-  const mrql = mrqlFeature(host);
+  const mrql = mrqlFeature(host, { pluginShortcodes });
   searchFeature(host);
   const ui = uiFeature(host);
   const { categories, noteTypes } = categoriesFeature(host);
@@ -77,7 +84,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
+  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, pluginCatalogue);
 
   return { share, mrql, plugins };
 }

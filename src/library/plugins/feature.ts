@@ -3,7 +3,8 @@
 import type { FeatureHost } from '../context.js';
 import { registerEndpointRoutes } from './endpoints.js';
 import { PluginKvRepository } from './kv.repository.js';
-import { PluginManager } from './manager.js';
+import { PluginManager, type LoadedPlugin } from './manager.js';
+import type { PluginCatalogue } from './catalogue.js';
 import { installDb, type DbServices } from './db.js';
 import { HookDispatcher } from './hooks.js';
 import { PluginStateRepository } from './repository.js';
@@ -17,7 +18,7 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>): PluginsFeature {
+export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, catalogue: PluginCatalogue<LoadedPlugin>): PluginsFeature {
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -29,6 +30,7 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           path,
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
+          catalogue,
           extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, root: () => lib.root }),
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
