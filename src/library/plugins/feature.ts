@@ -10,6 +10,7 @@ import { HookDispatcher } from './hooks.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
+import { registerDisplayTypeRoutes } from './display-types.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -37,6 +38,7 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
   registerManagementRoutes(app, manager);
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
+  registerDisplayTypeRoutes(app, catalogue, log);
   return {
     manager,
     start: async () => manager?.start(),
