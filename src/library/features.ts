@@ -36,6 +36,7 @@ import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
 import { PluginCatalogue } from './plugins/catalogue.js';
 import type { LoadedPlugin } from './plugins/manager.js';
 import { PluginShortcodeRenderer } from './plugins/shortcodes.js';
+import { PluginBlockTypeSource } from './plugins/block-types.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -76,7 +77,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
   downloadJobsFeature(host, resourceFeature.importDownload);
   reconcileFeature(host, { fs: resourceFeature.ctx.fs });
-  const blocks = blocksFeature(host, { queries });
+  const blocks = blocksFeature(host, { queries, pluginTypes: new PluginBlockTypeSource(pluginCatalogue, log) });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
   startTransferSweeps(app, lib, exportStore, importStore);
@@ -84,7 +85,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, pluginCatalogue);
+  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, { catalogue: pluginCatalogue, blocks: blocks.service });
 
   return { share, mrql, plugins };
 }

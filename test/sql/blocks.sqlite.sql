@@ -10,6 +10,17 @@ WHERE
   "id" = ?;
 -- params: [7]
 
+-- BlockRepository.filterFacts
+SELECT
+  "notes"."note_type_id",
+  "groups"."category_id"
+FROM
+  "notes"
+  LEFT JOIN "groups" ON "groups"."id" = "notes"."owner_id"
+WHERE
+  "notes"."id" = ?;
+-- params: [7]
+
 -- BlockRepository.find
 SELECT
   *

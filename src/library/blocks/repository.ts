@@ -17,6 +17,16 @@ export class BlockRepository extends Repository<Database> {
     return this.db.selectFrom('notes').select(['id', 'name', 'description', 'note_type_id']).where('id', '=', id).executeTakeFirst();
   }
 
+  /** The note's type and its owning group's category (plugin block-type filters). */
+  async filterFacts(noteId: number): Promise<{ note_type_id: number | null; category_id: number | null } | undefined> {
+    return this.db
+      .selectFrom('notes')
+      .leftJoin('groups', 'groups.id', 'notes.owner_id')
+      .select(['notes.note_type_id', 'groups.category_id'])
+      .where('notes.id', '=', noteId)
+      .executeTakeFirst();
+  }
+
   async find(id: number): Promise<BlockRow | undefined> {
     return this.db.selectFrom('note_blocks').selectAll().where('id', '=', id).executeTakeFirst();
   }

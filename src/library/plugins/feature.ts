@@ -11,6 +11,14 @@ import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
 import { registerDisplayTypeRoutes } from './display-types.js';
+import { registerBlockRenderRoute } from './block-types.js';
+import type { BlockService } from '../blocks/service.js';
+
+/** What the rendering surfaces read: the loaded plugins, and the blocks they render. */
+export interface RenderSurfaces {
+  catalogue: PluginCatalogue<LoadedPlugin>;
+  blocks: BlockService;
+}
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -19,7 +27,8 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, catalogue: PluginCatalogue<LoadedPlugin>): PluginsFeature {
+export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, surfaces: RenderSurfaces): PluginsFeature {
+  const { catalogue } = surfaces;
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -39,6 +48,7 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
   registerDisplayTypeRoutes(app, catalogue, log);
+  registerBlockRenderRoute(app, { catalogue, blocks: surfaces.blocks, notes: services.notes, log });
   return {
     manager,
     start: async () => manager?.start(),

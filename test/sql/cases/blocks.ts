@@ -8,6 +8,7 @@ const AT = '2024-01-01T00:00:00.000Z';
 export default [
   sqlCases(BlockRepository, [
     ['note', (r) => r.note(7)],
+    ['filterFacts', (r) => r.filterFacts(7)],
     ['find', (r) => r.find(12)],
     ['ofNote', (r) => r.ofNote(7)],
     ['positions', (r) => r.positions(7)],
