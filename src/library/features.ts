@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FeatureHost, Library } from './context.js';
 import type { LibraryRoutes } from './http/routes.js';
-import { layout } from './ui/layout.js';
+import { createLayout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
 import { auditFeature } from './audit/feature.js';
 import { tagsFeature } from './tags/feature.js';
@@ -37,6 +37,7 @@ import { PluginCatalogue } from './plugins/catalogue.js';
 import type { LoadedPlugin } from './plugins/manager.js';
 import { PluginShortcodeRenderer } from './plugins/shortcodes.js';
 import { PluginBlockTypeSource } from './plugins/block-types.js';
+import { PluginInjections } from './plugins/injections.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -52,7 +53,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   // shows what they registered (shortcodes, blocks, pages, the layout's menu and slots).
   const pluginCatalogue = new PluginCatalogue<LoadedPlugin>(lib.config.plugins.path !== null);
   const pluginShortcodes = new PluginShortcodeRenderer(pluginCatalogue, log);
-  const pageLayout = layout as Layout;
+  const pageLayout: Layout = createLayout(new PluginInjections(pluginCatalogue, log));
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   auditFeature(host);
   authFeature(host, accounts);
