@@ -48,6 +48,17 @@ WHERE
   );
 -- params: [7,3]
 
+-- BlockRepository.filterFacts
+SELECT
+  "notes"."note_type_id",
+  "groups"."category_id"
+FROM
+  "notes"
+  LEFT JOIN "groups" ON "groups"."id" = "notes"."owner_id"
+WHERE
+  "notes"."id" = ?;
+-- params: [7]
+
 -- BlockRepository.find
 SELECT
   *

@@ -26,6 +26,16 @@ export class BlockRepository extends Repository<Database> {
       .executeTakeFirst();
   }
 
+  /** The note's type and its owning group's category (plugin block-type filters). */
+  async filterFacts(noteId: number): Promise<{ note_type_id: number | null; category_id: number | null } | undefined> {
+    return this.db
+      .selectFrom('notes')
+      .leftJoin('groups', 'groups.id', 'notes.owner_id')
+      .select(['notes.note_type_id', 'groups.category_id'])
+      .where('notes.id', '=', noteId)
+      .executeTakeFirst();
+  }
+
   /** A block, if `vis` may see its note (a block is as visible as the note holding it). */
   async find(id: number, vis: Visibility): Promise<BlockRow | undefined> {
     return this.db

@@ -15,7 +15,8 @@ import { evenlySpaced, isValidPosition, needsRebalance, positionAfter } from './
 import { blockRecord, type BlockRecord, type BlockRow, type JsonObject } from './records.js';
 import type { BlockRepository } from './repository.js';
 import { isObject } from './shape.js';
-import { blockType, builtInTypes, type RefChecker } from './types.js';
+import { blockType, builtInTypes, type BlockType, type RefChecker } from './types.js';
+import { PLUGIN_BLOCK_PREFIX, type NoteFacts, type PluginBlockTypes } from './plugin-types.js';
 
 export interface BlockCreate {
   noteId?: number;
@@ -58,7 +59,27 @@ export class BlockService {
   constructor(
     private readonly repo: BlockRepository,
     private readonly deps: NamedDeps,
+    /** Block types of loaded plugins (library-plugins.md §22); absent without the plugin host. */
+    private readonly plugins?: PluginBlockTypes,
   ) {}
+
+  /** A built-in type, or a loaded plugin's; anything else is a 400 "unknown block type". */
+  private typeOf(name: string): BlockType {
+    if (!name.startsWith(PLUGIN_BLOCK_PREFIX)) return blockType(name);
+    const t = this.plugins?.find(name);
+    if (!t) throw badRequest(`unknown block type "${name}"`);
+    return t;
+  }
+
+  /** A plugin type's filters must admit the note (§22.2). */
+  private async requireAdmitted(blocks: BlockRepository, name: string, noteId: number): Promise<void> {
+    const t = this.plugins?.find(name);
+    if (!t) return;
+    const facts = await blocks.filterFacts(noteId);
+    if (!t.admits({ noteTypeId: facts?.note_type_id ?? null, ownerCategoryId: facts?.category_id ?? null })) {
+      throw badRequest(`block type "${name}" is not available for this note`);
+    }
+  }
 
   /** The note, if `vis` may see it (404 otherwise: a block is as visible as its note). */
   private async requireNote(blocks: BlockRepository, noteId: number | undefined, vis: Visibility) {
@@ -98,8 +119,14 @@ export class BlockService {
   }
 
   async types(vis: Visibility, noteId?: number) {
-    if (noteId !== undefined) await this.requireNote(this.repo, noteId, vis);
-    return builtInTypes().map((t) => ({ type: t.type, defaultContent: t.defaultContent(), defaultState: t.defaultState() }));
+    let facts: NoteFacts | undefined;
+    if (noteId !== undefined) {
+      await this.requireNote(this.repo, noteId, vis);
+      const row = await this.repo.filterFacts(noteId);
+      facts = { noteTypeId: row?.note_type_id ?? null, ownerCategoryId: row?.category_id ?? null };
+    }
+    const builtIn: Record<string, unknown>[] = builtInTypes().map((t) => ({ type: t.type, defaultContent: t.defaultContent(), defaultState: t.defaultState() }));
+    return [...builtIn, ...(this.plugins?.listing(facts) ?? [])];
   }
 
   async list(vis: Visibility, noteId: number | undefined): Promise<BlockRecord[]> {
@@ -119,7 +146,7 @@ export class BlockService {
   async create(actor: Actor, input: BlockCreate): Promise<BlockRecord> {
     if (input.noteId === undefined) throw badRequest('noteId is required');
     if (input.type === undefined || input.type === '') throw badRequest('type is required');
-    const type = blockType(input.type);
+    const type = this.typeOf(input.type);
     if (input.content !== undefined && input.content !== null && !isObject(input.content)) throw badRequest('content must be an object');
     const position = input.position === undefined || input.position === '' ? undefined : positionOf(input.position, 'position');
     const vis = visibilityOf(actor.principal);
@@ -127,6 +154,7 @@ export class BlockService {
       const created = await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
         const note = await this.requireNote(blocks, input.noteId, vis);
+        await this.requireAdmitted(blocks, type.type, note.id);
         const content = isObject(input.content) ? await type.content(input.content, refChecker(blocks, vis)) : type.defaultContent();
         const at = position ?? positionAfter((await blocks.lastPosition(note.id)) ?? null);
         if (type.type === 'text' && content.text === '' && note.description !== '') {
@@ -159,7 +187,7 @@ export class BlockService {
     if (!isObject(rawContent)) throw badRequest('content must be an object');
     const vis = visibilityOf(actor.principal);
     const before = await this.require(vis, id, noteIdGuard);
-    const type = blockType(before.type);
+    const type = this.typeOf(before.type);
     await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
       await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
@@ -174,7 +202,7 @@ export class BlockService {
   }
 
   /** State that no longer fits new content (a checked item that was removed) is trimmed. */
-  private keepValidState(type: ReturnType<typeof blockType>, state: JsonObject, content: JsonObject): JsonObject {
+  private keepValidState(type: BlockType, state: JsonObject, content: JsonObject): JsonObject {
     try {
       return type.state(state, content);
     } catch {
@@ -192,7 +220,7 @@ export class BlockService {
     if (rawState === undefined || rawState === null) throw badRequest('state is required');
     if (!isObject(rawState)) throw badRequest('state must be an object');
     const before = await this.require(vis, id, noteIdGuard);
-    const type = blockType(before.type);
+    const type = this.typeOf(before.type);
     const state = type.state(rawState, parseJson<JsonObject>(before.content, {}));
     await this.repo.update(before.id, { state: JSON.stringify(state), updated_at: nowIso() });
     return this.get(vis, before.id);

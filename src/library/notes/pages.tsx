@@ -101,7 +101,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     const { id } = readParams(IdInput, makeBag(req.query));
     const note = await notes.read(seenBy(req), id);
     const list = await blocks.blocksOf(note.ID);
-    const data = await views.load(list, req.principal);
+    const data = await views.load(list, req.principal, { id: note.ID, name: note.Name, noteTypeId: note.NoteTypeId ?? null });
     return { note, list, data };
   };
 

@@ -13,6 +13,7 @@ import { invocations } from './invocation.js';
 import { capabilitiesOf, HOST_API_VERSION, manifestKey, networkDisplay, type PluginHeader } from './manifest.js';
 import { buildMah, type MahPlugin, type MahServices } from './mah.js';
 import { PluginRegistry } from './registry.js';
+import type { PluginCatalogue } from './catalogue.js';
 import type { PluginStateRepository, PluginStateRow } from './repository.js';
 import type { PluginKvRepository } from './kv.repository.js';
 import { declaredOnly, missingRequired, validateSettings, withDefaults, type SettingError } from './settings.js';
@@ -77,22 +78,27 @@ export interface ManagerDeps {
   log: (message: string) => void;
   /** Surfaces other phases add to `mah` (db, …). */
   extendMah?: MahServices['extend'];
+  /** Where loaded plugins are published to pages and renderers (features.ts builds it). */
+  catalogue?: PluginCatalogue<LoadedPlugin>;
 }
 
 export class PluginManager {
   private discovered: DiscoveredPlugin[] = [];
   private readonly byName = new Map<string, DiscoveredPlugin>();
   /** Loaded plugins in the order they were enabled (hooks run in this order, §16.4). */
-  private readonly loaded = new Map<string, LoadedPlugin>();
+  private readonly loaded: Map<string, LoadedPlugin>;
   private readonly inFlight = new Set<string>();
-  private readonly scopedOpen = new Set<string>();
+  private readonly scopedOpen: Set<string>;
   private closing = false;
   /** Called after any plugin was loaded or unloaded (menus, block types … refresh). */
   readonly listeners: (() => void)[] = [];
   /** Called after each load: `by` is the operator who enabled it, undefined at start-up (§19.4). */
   readonly loadHooks: ((plugin: LoadedPlugin, by: Principal | undefined) => Promise<void>)[] = [];
 
-  constructor(private readonly deps: ManagerDeps) {}
+  constructor(private readonly deps: ManagerDeps) {
+    this.loaded = deps.catalogue?.loaded ?? new Map<string, LoadedPlugin>();
+    this.scopedOpen = deps.catalogue?.scopedOpen ?? new Set<string>();
+  }
 
   // ---- discovery and start-up ----------------------------------------------------------------
 

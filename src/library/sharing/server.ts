@@ -104,7 +104,7 @@ export class ShareServer {
       if (!note) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
       const [list, type] = await Promise.all([blocks.blocksOf(note.id), sharing.shareTemplate(note.note_type_id)]);
       // A shared note is the sharer's publication: its table blocks run as the service itself.
-      const data = await views.load(list, lib.root);
+      const data = await views.load(list, lib.root, { id: note.id, name: note.name, noteTypeId: note.note_type_id ?? null });
       const applies = type && bool(type.apply_templates_to_shares);
       const html = sharePage({
         name: note.name,

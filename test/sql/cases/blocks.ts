@@ -12,6 +12,7 @@ export default [
   sqlCases(BlockRepository, [
     ['note', (r) => r.note(7, ALL)],
     ['note (confined)', (r) => r.note(7, SCOPED)],
+    ['filterFacts', (r) => r.filterFacts(7)],
     ['find', (r) => r.find(12, ALL)],
     ['find (confined)', (r) => r.find(12, SCOPED)],
     ['ofNote', (r) => r.ofNote(7)],
