@@ -46,7 +46,7 @@ export interface FeatureServers {
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts, log: (message: string) => void = console.log): FeatureServers {
   const pageLayout = layout as Layout;
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
-  auditFeature(host);
+  const audit = auditFeature(host);
   authFeature(host, accounts);
   accountsFeature(host, accounts);
   savedSearchesFeature(host);
@@ -54,12 +54,13 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = mrqlFeature(host);
   searchFeature(host);
   const ui = uiFeature(host);
+  audit.pages(ui.pickers);
   const { categories, noteTypes } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
-  const queries = queriesFeature(host).service;
+  const queries = queriesFeature(host, { mrql: mrql.service }).service;
   metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);

@@ -8,7 +8,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { seenBy } from '../http/routes.js';
-import { EmptyState, Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { EmptyState, Pagination, Picker, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { selectionScope } from '../ui/bulk.js';
@@ -219,6 +219,13 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
           </section>
           <UploadTarget noteId={n.ID} ownerId={n.Owner?.ID} where="to this note" />
           {ctx._slots.custom_detail_footer}
+          {/* The block editor clones these for gallery and references blocks (inert until then). */}
+          <template id="picker-gallery">
+            <Picker label="Resources" name="resourceIds" source="/v1/resources" selected={[]} hint="Shown in the order picked." />
+          </template>
+          <template id="picker-references">
+            <Picker label="Groups" name="groupIds" source="/v1/groups" selected={[]} />
+          </template>
           <script src="/public/note-blocks.js"></script>
           <script src="/public/block-editor.js"></script>
           <script src="/public/note-page.js"></script>
