@@ -50,91 +50,251 @@ LIMIT
 
 -- DashboardRepository.activity
 SELECT
-  *
+  at
 FROM
   (
     SELECT
-      $1 AS type,
-      id,
-      name,
-      'created' AS action,
-      created_at AS at
+      *
     FROM
-      "resources"
+      (
+        SELECT
+          $1 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "resources"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $2
+      ) c_resources
     UNION ALL
     SELECT
-      $2 AS type,
-      id,
-      name,
-      'updated' AS action,
-      updated_at AS at
+      *
     FROM
-      "resources"
-    WHERE
-      updated_at > created_at + interval '1 seconds'
+      (
+        SELECT
+          $3 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "notes"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $4
+      ) c_notes
     UNION ALL
     SELECT
-      $3 AS type,
-      id,
-      name,
-      'created' AS action,
-      created_at AS at
+      *
     FROM
-      "notes"
+      (
+        SELECT
+          $5 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "groups"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $6
+      ) c_groups
     UNION ALL
     SELECT
-      $4 AS type,
-      id,
-      name,
-      'updated' AS action,
-      updated_at AS at
+      *
     FROM
-      "notes"
-    WHERE
-      updated_at > created_at + interval '1 seconds'
-    UNION ALL
-    SELECT
-      $5 AS type,
-      id,
-      name,
-      'created' AS action,
-      created_at AS at
-    FROM
-      "groups"
-    UNION ALL
-    SELECT
-      $6 AS type,
-      id,
-      name,
-      'updated' AS action,
-      updated_at AS at
-    FROM
-      "groups"
-    WHERE
-      updated_at > created_at + interval '1 seconds'
-    UNION ALL
-    SELECT
-      $7 AS type,
-      id,
-      name,
-      'created' AS action,
-      created_at AS at
-    FROM
-      "tags"
-    UNION ALL
-    SELECT
-      $8 AS type,
-      id,
-      name,
-      'updated' AS action,
-      updated_at AS at
-    FROM
-      "tags"
-    WHERE
-      updated_at > created_at + interval '1 seconds'
+      (
+        SELECT
+          $7 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "tags"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $8
+      ) c_tags
   ) a
 ORDER BY
   at DESC
 LIMIT
+  1
+OFFSET
   $9;
--- params: ["resource","resource","note","note","group","group","tag","tag",20]
+-- params: ["resource",20,"note",20,"group",20,"tag",20,19]
+
+SELECT
+  *
+FROM
+  (
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $1 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "resources"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $2
+      ) c_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $3 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "notes"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $4
+      ) c_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $5 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "groups"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $6
+      ) c_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $7 AS type,
+          id,
+          name,
+          'created' AS action,
+          created_at AS at
+        FROM
+          "tags"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          $8
+      ) c_tags
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $9 AS type,
+          id,
+          name,
+          'updated' AS action,
+          updated_at AS at
+        FROM
+          "resources"
+        WHERE
+          1 = 1
+          AND updated_at > created_at + interval '1 seconds'
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          $10
+      ) u_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $11 AS type,
+          id,
+          name,
+          'updated' AS action,
+          updated_at AS at
+        FROM
+          "notes"
+        WHERE
+          1 = 1
+          AND updated_at > created_at + interval '1 seconds'
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          $12
+      ) u_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $13 AS type,
+          id,
+          name,
+          'updated' AS action,
+          updated_at AS at
+        FROM
+          "groups"
+        WHERE
+          1 = 1
+          AND updated_at > created_at + interval '1 seconds'
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          $14
+      ) u_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          $15 AS type,
+          id,
+          name,
+          'updated' AS action,
+          updated_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+          AND updated_at > created_at + interval '1 seconds'
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          $16
+      ) u_tags
+  ) a
+ORDER BY
+  at DESC
+LIMIT
+  $17;
+-- params: ["resource",20,"note",20,"group",20,"tag",20,"resource",20,"note",20,"group",20,"tag",20,20]

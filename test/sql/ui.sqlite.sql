@@ -50,91 +50,251 @@ LIMIT
 
 -- DashboardRepository.activity
 SELECT
+  at
+FROM
+  (
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
+  ) a
+ORDER BY
+  at DESC
+LIMIT
+  1
+OFFSET
+  ?;
+-- params: ["resource",20,"note",20,"group",20,"tag",20,19]
+
+SELECT
   *
 FROM
   (
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "resources"
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "resources"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "notes"
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "notes"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "groups"
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "resources"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_resources
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "groups"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "notes"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_notes
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "tags"
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "groups"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_groups
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "tags"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_tags
   ) a
 ORDER BY
   at DESC
 LIMIT
   ?;
--- params: ["resource","resource","note","note","group","group","tag","tag",20]
+-- params: ["resource",20,"note",20,"group",20,"tag",20,"resource",20,"note",20,"group",20,"tag",20,20]
