@@ -207,6 +207,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
           <script defer src="/public/lightbox.js"></script>
+          <script defer src="/public/lightbox-panels.js"></script>
           <script defer src="/public/mentions.js"></script>
           <script defer src="/public/layout.js"></script>
         </header>
