@@ -5,6 +5,7 @@ import type { LibraryRoutes } from './http/routes.js';
 import { layout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
 import { auditFeature } from './audit/feature.js';
+import { mentionsFeature } from './mentions/feature.js';
 import { tagsFeature } from './tags/feature.js';
 import { accountsFeature, type Accounts } from './accounts/feature.js';
 import { authFeature } from './auth/feature.js';
@@ -77,6 +78,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  mentionsFeature(host, { resource: resourceFeature.content, note: notes.content, group: groups.content });
   const share = sharing.server;
   const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
 
