@@ -13,7 +13,7 @@ import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
-import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { carrierCss, describedHtml, listSlots, pageSlots } from '../ui/slots.js';
 import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
@@ -243,6 +243,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         pageTitle: resource.Name,
         resource,
         viewer,
+        _description: await describedHtml(shortcodes, req.principal, 'resource', entity, resource.Description, { class: 'description', empty: 'No description.' }),
         _slots: slots,
         _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
         similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
@@ -275,7 +276,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       <div>
         {c._css}
         {c._slots.custom_header}
-        <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
+        <ResourceDetail r={c.resource} description={c._description} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
         <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
@@ -370,7 +371,7 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
   );
 }
 
-function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
+function ResourceDetail(props: { r: ResourceRecord; description: SafeHtml; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
   const r = props.r;
   const isImage = r.ContentType.startsWith('image/') && !r.ContentType.startsWith('image/svg');
   const isVideo = r.ContentType.startsWith('video/');
@@ -381,7 +382,7 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
         <FileViewer v={props.viewer} />
       </section>
       <section class="card">
-        <Markdown class="description" text={r.Description} empty="No description." />
+        {props.description}
         <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
         <table class="list">
           <tbody>
