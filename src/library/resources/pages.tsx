@@ -358,13 +358,16 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
         <dd>{r.series ? <a href={`/series?id=${r.series.ID}`}>{r.series.Name}</a> : 'none'}</dd>
       </dl>
       <Timestamps created={r.CreatedAt} updated={r.UpdatedAt} />
-      <form method="post" action={`/v1/resource/preview?ID=${r.ID}`} enctype="multipart/form-data" class="form">
+      <form method="post" action={`/v1/resource/preview?ID=${r.ID}`} enctype="multipart/form-data" class="form" id="thumbnail-form">
         <label class="field">
           <span>Custom thumbnail</span>
           <input type="file" name="thumbnail" accept="image/*" required />
+          <small>Or paste an image anywhere on this page.</small>
         </label>
         <button type="submit">Set thumbnail</button>
+        <p class="hint" role="status" aria-live="polite" data-testid="thumbnail-status"></p>
       </form>
+      <script defer src="/public/paste-thumbnail.js"></script>
       <PostButton action={`/v1/resource/preview/clear?ID=${r.ID}`} label="Regenerate thumbnail" />
       {r.series ? <PostButton action={`/v1/resource/removeSeries?id=${r.ID}`} label="Remove from series" /> : null}
     </div>

@@ -107,4 +107,29 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('lightbox paging and 
     await shoot(page, 'quick-tags');
     await page.close();
   });
+
+  it('replaces the thumbnail with an image pasted on the resource page', async () => {
+    const id = ids['first.png'];
+    const etag = async () => (await lib.fetch(`/v1/resource/preview?ID=${id}`)).headers.get('etag');
+    const before = await etag();
+    expect(before).toBeTruthy();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${lib.url}/resource?id=${id}`);
+    const pasted = (await png(64, 64, 99)).toString('base64');
+    await page.evaluate((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, pasted);
+    await expect.poll(() => page.textContent('[data-testid="thumbnail-status"]')).toBe('Thumbnail replaced with the pasted image.');
+    expect(await etag()).not.toBe(before);
+    // The page shows the new thumbnail without a reload, and made no new resource.
+    expect(await page.getAttribute('img.preview', 'src')).toMatch(/[?&]v=\d+/);
+    await page.waitForFunction(() => (document.querySelector('img.preview') as HTMLImageElement | null)?.complete === true);
+    expect(await page.evaluate(() => (document.querySelector('img.preview') as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect((await lib.json<unknown[]>('GET', '/v1/resources')).body).toHaveLength(3);
+    expect(await serious(page)).toEqual([]);
+    await page.close();
+  });
 });
