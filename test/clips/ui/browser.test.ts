@@ -280,6 +280,25 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('sets and cancels the expiry of a clip in its details', async () => {
+    await openScreen(page, 'clips');
+    await page.click('.clip-name:text-is("renamed.txt")');
+    await page.waitForSelector('dialog[open] #expire-after');
+    const calls: string[] = [];
+    const seen = (r: import('playwright-core').Request) => {
+      if (r.url().includes('/expiration')) calls.push(`${r.method()} ${r.postData() ?? ''}`.trim());
+    };
+    page.on('request', seen);
+    await page.selectOption('#expire-after', { label: '1 day' });
+    await page.click('dialog[open] .expiry button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'renamed.txt will be deleted automatically in 1 day.');
+    await page.click('dialog[open] .expiry button:text-is("Never expire")');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'renamed.txt will not expire.');
+    page.off('request', seen);
+    expect(calls).toEqual(['PUT {"minutes":1440}', 'DELETE']);
+    await page.keyboard.press('Escape');
+  });
+
   it('merges duplicates on the dedup screen', async () => {
     await openScreen(page, 'dedup');
     expect(await page.locator('.dedup-group').count()).toBe(1);
