@@ -29,11 +29,6 @@
 
   const field = (label, input, hint) => el('label', { class: 'field' }, el('span', { text: label }), input, hint ? el('small', { text: hint }) : null);
   const newId = (prefix) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const ids = (text) =>
-    text
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map(Number);
 
   async function api(method, url, body) {
     const res = await fetch(url, {
@@ -79,6 +74,23 @@
     return JSON.parse(section.dataset.block);
   }
 
+  /**
+   * A search picker (the page's server-rendered Picker, cloned from its template) holding the
+   * block's ids; names come from the block as rendered, so nobody sees or types an id. Alpine
+   * starts the clone when it is attached to the page.
+   */
+  function pickerEditor(type, name, current, names) {
+    const template = document.getElementById(`picker-${type}`);
+    const node = template.content.firstElementChild.cloneNode(true);
+    const config = JSON.parse(node.getAttribute('x-data').replace(/^picker\(/, '').replace(/\)$/, ''));
+    config.selected = (current || []).map((id) => ({ id, name: names.get(id) || `Item ${id}` }));
+    node.setAttribute('x-data', `picker(${JSON.stringify(config)})`);
+    const read = () => ({
+      [name]: [...node.querySelectorAll(`.chips input[name="${name}"]`)].map((i) => Number(i.value)).filter((n) => Number.isInteger(n) && n > 0),
+    });
+    return { fields: [node], read };
+  }
+
   // Content editors, one per type: build() returns the form fields and a read() that turns them
   // back into the content object the API expects.
   const editors = {
@@ -96,13 +108,13 @@
     divider() {
       return { fields: [el('p', { class: 'hint', text: 'A divider has nothing to edit.' })], read: () => ({}) };
     },
-    gallery(content) {
-      const input = el('input', { name: 'resourceIds', value: (content.resourceIds || []).join(', ') });
-      return { fields: [field('Resource ids', input, 'Comma-separated, in display order.')], read: () => ({ resourceIds: ids(input.value) }) };
+    gallery(content, section) {
+      const picked = new Map([...section.querySelectorAll('a[data-lightbox-id]')].map((a) => [Number(a.dataset.lightboxId), a.dataset.lightboxName]));
+      return pickerEditor('gallery', 'resourceIds', content.resourceIds, picked);
     },
-    references(content) {
-      const input = el('input', { name: 'groupIds', value: (content.groupIds || []).join(', ') });
-      return { fields: [field('Group ids', input, 'Comma-separated.')], read: () => ({ groupIds: ids(input.value) }) };
+    references(content, section) {
+      const picked = new Map([...section.querySelectorAll('li[data-group-id]')].map((li) => [Number(li.dataset.groupId), li.dataset.groupName]));
+      return pickerEditor('references', 'groupIds', content.groupIds, picked);
     },
     todos(content) {
       const list = el('ol', { class: 'todo-editor' });
@@ -201,7 +213,7 @@
     const make = editors[block.type];
     if (!make) return;
     section.querySelector('.block-editor')?.remove();
-    const { fields, read } = make(block.content || {});
+    const { fields, read } = make(block.content || {}, section);
     const error = el('p', { class: 'block-error', role: 'alert', hidden: true });
     const form = el('form', { class: 'block-editor card form', 'data-testid': 'block-editor' }, ...fields, error, el('div', { class: 'editor-actions' }, el('button', { type: 'submit' }, 'Save'), el('button', { type: 'button', class: 'secondary', onclick: () => form.remove() }, 'Cancel')));
     form.addEventListener('submit', async (ev) => {
@@ -217,7 +229,7 @@
       }
     });
     section.append(form);
-    form.querySelector('input, textarea, select')?.focus();
+    form.querySelector('input:not([type="hidden"]), textarea, select')?.focus();
   }
 
   /** Fixed-width lowercase keys: byte order is list order, and no key collides with another. */

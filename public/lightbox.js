@@ -2,7 +2,10 @@
 // resource's viewer (/resource/viewer.body, rendered and escaped by the server) in a modal
 // dialog. Previous/next walk every resource on the page; keys: ←/→ and PageUp/PageDown
 // (previous/next), Escape (close), + / - / 0 (zoom in, out, fit), Enter or F (fullscreen);
-// double-click toggles native size and Ctrl + wheel zooms. Focus returns to the opener.
+// double-click toggles native size and Ctrl + wheel zooms. Focus returns to the opener. Past
+// the last (or before the first) resource of the page it loads the list's next (previous) page
+// and carries on. Every shown resource is announced with a lightbox:show event, which the info
+// and quick-tag panels (public/lightbox-panels.js) follow.
 (() => {
   'use strict';
 
@@ -13,17 +16,43 @@
   let opener = null;
   let loading = 0;
   let zoom = 0; // 0 = fit
+  // The list pages around the one shown (their rel=prev/next links), for walking past its ends.
+  let prevUrl = null;
+  let nextUrl = null;
+
+  function itemsOf(root) {
+    const seen = new Set();
+    const out = [];
+    for (const node of root.querySelectorAll('[data-lightbox-id]')) {
+      const id = node.getAttribute('data-lightbox-id');
+      if (seen.has(id) || (dialog && dialog.contains(node))) continue;
+      seen.add(id);
+      out.push({ id, name: node.getAttribute('data-lightbox-name') || `Resource ${id}` });
+    }
+    return out;
+  }
+
+  const pageLink = (root, rel, base) => {
+    const a = root.querySelector(`.pagination a[rel="${rel}"]`);
+    return a ? new URL(a.getAttribute('href'), base).href : null;
+  };
 
   function collect() {
-    const seen = new Set();
-    items = [];
-    for (const node of document.querySelectorAll('[data-lightbox-id]')) {
-      const id = node.getAttribute('data-lightbox-id');
-      if (seen.has(id)) continue;
-      seen.add(id);
-      items.push({ id, name: node.getAttribute('data-lightbox-name') || `Resource ${id}` });
-    }
+    items = itemsOf(document);
+    prevUrl = pageLink(document, 'prev', location.href);
+    nextUrl = pageLink(document, 'next', location.href);
   }
+
+  /** Loads the list page at `url`; its resources not already walked, and its own page links. */
+  async function loadPage(url) {
+    const res = await fetch(url, { headers: { accept: 'text/html' } });
+    if (!res.ok) throw new Error(`the next page could not be loaded (${res.status})`);
+    const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
+    const known = new Set(items.map((it) => it.id));
+    return { fresh: itemsOf(doc).filter((it) => !known.has(it.id)), prev: pageLink(doc, 'prev', url), next: pageLink(doc, 'next', url) };
+  }
+
+  const countText = () => `${index + 1} of ${items.length}${nextUrl || prevUrl ? '+' : ''}`;
 
   function button(label, cls, onClick, text) {
     const b = document.createElement('button');
@@ -103,7 +132,7 @@
       stage.dataset.zoom = 'native';
       img.style.width = `${Math.round((img.naturalWidth || img.width) * z)}px`;
     }
-    part('.lightbox-count').textContent = `${index + 1} of ${items.length}${z ? ` · ${Math.round(z * 100)} %` : ''}`;
+    part('.lightbox-count').textContent = `${countText()}${z ? ` · ${Math.round(z * 100)} %` : ''}`;
   }
 
   function step(dir) {
@@ -120,9 +149,10 @@
     const ticket = ++loading;
     zoom = 0;
     part('.lightbox-title').textContent = item.name;
-    part('.lightbox-count').textContent = `${index + 1} of ${items.length}`;
+    part('.lightbox-count').textContent = countText();
     part('.lightbox-details').href = `/resource?id=${encodeURIComponent(item.id)}`;
-    for (const nav of dialog.querySelectorAll('.lightbox-nav')) nav.hidden = items.length < 2;
+    for (const nav of dialog.querySelectorAll('.lightbox-nav')) nav.hidden = items.length < 2 && !nextUrl && !prevUrl;
+    dialog.dispatchEvent(new CustomEvent('lightbox:show', { bubbles: true, detail: { id: item.id, name: item.name } }));
     const content = part('.lightbox-content');
     content.setAttribute('aria-busy', 'true');
     let html;
@@ -146,8 +176,33 @@
     for (const z of dialog.querySelectorAll('.lightbox-zoom')) z.hidden = !image();
   }
 
-  function go(delta) {
-    if (items.length > 1) show(index + delta);
+  let paging = null;
+  async function go(delta) {
+    if (paging) return;
+    const edge = delta > 0 ? index === items.length - 1 && nextUrl : index === 0 && prevUrl;
+    if (!edge) {
+      if (items.length > 1) show(index + delta);
+      return;
+    }
+    part('.lightbox-count').textContent = 'Loading the next page…';
+    try {
+      paging = loadPage(delta > 0 ? nextUrl : prevUrl);
+      const page = await paging;
+      if (delta > 0) {
+        items = [...items, ...page.fresh];
+        nextUrl = page.fresh.length ? page.next : null;
+      } else {
+        items = [...page.fresh, ...items];
+        index += page.fresh.length;
+        prevUrl = page.fresh.length ? page.prev : null;
+      }
+    } catch {
+      if (delta > 0) nextUrl = null;
+      else prevUrl = null;
+    } finally {
+      paging = null;
+    }
+    show(index + delta);
   }
 
   function onKey(ev) {

@@ -10,6 +10,31 @@ document.addEventListener('alpine:init', () => {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
 
+  // Clauses come in this order, each at most once (mrql.md §3.1); HAVING belongs to GROUP BY.
+  const CLAUSES = ['SCOPE', 'GROUP BY', 'HAVING', 'ORDER BY', 'LIMIT', 'OFFSET'];
+  const clauseOf = (value) => CLAUSES.indexOf(value.toUpperCase());
+
+  /**
+   * Drops the server's suggestions that cannot follow the text before the cursor: clause
+   * keywords already used or out of order, and AND/OR once past the condition (they join
+   * conditions, which only the expression and HAVING hold). Quoted text is not read as keywords.
+   */
+  function followers(before, suggestions) {
+    const bare = before.replace(/"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?/g, ' ').toUpperCase();
+    let last = -1;
+    for (const [i, c] of CLAUSES.entries()) if (new RegExp(`(^|[^A-Z0-9_.])${c.replace(' ', '\\s+')}(?![A-Z0-9_])`).test(bare)) last = i;
+    const inCondition = last === -1 || CLAUSES[last] === 'HAVING';
+    // After "LIMIT n" only OFFSET may come, which the server's list leaves out.
+    const extra = CLAUSES[last] === 'LIMIT' && /\d\s+$/.test(bare) ? [{ value: 'OFFSET', type: 'keyword', label: 'skip rows' }] : [];
+    return [...suggestions, ...extra].filter((s) => {
+      if (s.type !== 'keyword') return true;
+      const v = s.value.toUpperCase();
+      if (v === 'AND' || v === 'OR') return inCondition;
+      const rank = clauseOf(v);
+      return rank === -1 || rank > last;
+    });
+  }
+
   window.Alpine.data('mrqlPage', (init) => ({
     query: init.query,
     savedId: init.savedId,
@@ -75,11 +100,20 @@ document.addEventListener('alpine:init', () => {
       return m ? m[0] : '';
     },
     async suggest() {
-      const { data } = await post('/v1/mrql/complete', { query: this.query, cursor: this.cursorBytes() });
-      const word = this.currentWord().toLowerCase();
+      // Ask for what may stand where the word being typed starts (after its last dot), so the
+      // word itself never changes the context: "…\"x\" ORD" completes to ORDER BY, not a field.
+      const word = this.currentWord();
       const typed = word.includes('.') ? word.slice(word.lastIndexOf('.') + 1) : word;
-      this.suggestions = (data.suggestions || []).filter((s) => s.value.toLowerCase().startsWith(typed)).slice(0, 12);
+      const start = this.cursorBytes() - enc.encode(typed).length;
+      const { data } = await post('/v1/mrql/complete', { query: this.query, cursor: start });
+      const before = dec.decode(enc.encode(this.query).slice(0, start));
+      const lower = typed.toLowerCase();
+      this.suggestions = followers(before, data.suggestions || [])
+        .filter((s) => s.value.toLowerCase().startsWith(lower) && s.value.toLowerCase() !== lower)
+        .slice(0, 12);
       this.picked = 0;
+      // Which text the list answers (tests wait for it; the list itself may be empty).
+      this.$root.dataset.completedFor = this.query;
     },
     accept(s) {
       const el = this.$root.querySelector('#mrql-query');

@@ -126,6 +126,8 @@
   document.addEventListener('paste', (ev) => {
     const data = ev.clipboardData;
     if (!data) return;
+    // On a resource page a pasted image becomes its thumbnail (public/paste-thumbnail.js).
+    if (document.getElementById('thumbnail-form') && [...data.files].some((f) => f.type.startsWith('image/'))) return;
     const files = [...data.files].map((f) => named(f, f.type.startsWith('image/') ? 'image' : 'file'));
     if (files.length > 0) {
       ev.preventDefault();

@@ -6,16 +6,18 @@ import { renderBrowse } from './browse.js';
 import { renderDedup } from './dedup.js';
 import { renderWatch } from './watch.js';
 import { renderServe } from './serve.js';
+import { renderKeys } from './keys.js';
 import { renderBackup } from './backup.js';
 import { renderPlugins } from './plugins.js';
 import { installUploads } from './upload.js';
-import { caller, announce, capitalise } from './shared.js';
+import { caller, announce, can, capitalise } from './shared.js';
 
 const SCREENS = {
   clips: { title: 'Clips', render: renderBrowse },
   dedup: { title: 'Duplicates', render: renderDedup },
   watch: { title: 'Watch folders', render: renderWatch },
   serve: { title: 'Serving', render: renderServe },
+  keys: { title: 'API keys', render: renderKeys },
   plugins: { title: 'Plugins', render: renderPlugins },
   backup: { title: 'Backup', render: renderBackup },
 };
@@ -79,6 +81,8 @@ function startSession() {
   document.getElementById('nav').hidden = false;
   document.getElementById('session').hidden = false;
   document.getElementById('session-role').textContent = `${caller.role}${caller.scoped ? ' · scoped' : ''}`;
+  // Key management answers admins only: other keys are not offered the screen.
+  document.querySelector('#nav [data-screen="keys"]').hidden = !can.admin();
   route();
 }
 

@@ -181,7 +181,54 @@ function actions(clip, dialog, changed) {
       'Delete',
     ),
   );
-  return h('div', {}, row, rename);
+  return h('div', {}, row, rename, expiry(clip, changed));
+}
+
+// The API tells when a clip expires to nobody (the clip object has no such field), so the form
+// sets or cancels an expiry and says what it did, without claiming to know the current one.
+const EXPIRY_CHOICES = [
+  [60, '1 hour'],
+  [24 * 60, '1 day'],
+  [7 * 24 * 60, '7 days'],
+  [30 * 24 * 60, '30 days'],
+];
+
+function expiry(clip, changed) {
+  const select = h('select', { id: 'expire-after' }, ...EXPIRY_CHOICES.map(([m, label]) => h('option', { value: String(m) }, label)));
+  const form = h(
+    'form',
+    { class: 'inline-row expiry', 'aria-label': 'Expiry' },
+    h('label', { for: 'expire-after' }, 'Delete automatically after'),
+    select,
+    h('button', { type: 'submit', class: 'secondary' }, 'Set expiry'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        onclick: async () => {
+          try {
+            await api('DELETE', `/clips/${clip.id}/expiration`);
+            await changed(`${clipName(clip)} will not expire.`);
+          } catch (e) {
+            announceError(e, 'Could not cancel the expiry');
+          }
+        },
+      },
+      'Never expire',
+    ),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const label = EXPIRY_CHOICES.find(([m]) => String(m) === select.value)?.[1] ?? `${select.value} minutes`;
+    try {
+      await api('PUT', `/clips/${clip.id}/expiration`, { minutes: Number(select.value) });
+      await changed(`${clipName(clip)} will be deleted automatically in ${label}.`);
+    } catch (err) {
+      announceError(err, 'Could not set the expiry');
+    }
+  });
+  return form;
 }
 
 async function metadata(clip) {

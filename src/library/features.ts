@@ -5,6 +5,7 @@ import type { LibraryRoutes } from './http/routes.js';
 import { createLayout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
 import { auditFeature } from './audit/feature.js';
+import { mentionsFeature } from './mentions/feature.js';
 import { tagsFeature } from './tags/feature.js';
 import { accountsFeature, type Accounts } from './accounts/feature.js';
 import { authFeature } from './auth/feature.js';
@@ -56,7 +57,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const pluginShortcodes = new PluginShortcodeRenderer(pluginCatalogue, log);
   const pageLayout: Layout = createLayout(new PluginInjections(pluginCatalogue, log));
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
-  auditFeature(host);
+  const audit = auditFeature(host);
   authFeature(host, accounts);
   accountsFeature(host, accounts);
   savedSearchesFeature(host);
@@ -64,12 +65,13 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = mrqlFeature(host, { pluginShortcodes });
   searchFeature(host);
   const ui = uiFeature(host);
+  audit.pages(ui.pickers);
   const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
-  const queries = queriesFeature(host).service;
+  const queries = queriesFeature(host, { mrql: mrql.service }).service;
   metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);
@@ -87,6 +89,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
 
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
+  mentionsFeature(host, { resource: resourceFeature.content, note: notes.content, group: groups.content });
   const share = sharing.server;
   const plugins = pluginsFeature(host, log, {
     tags: tags.service,

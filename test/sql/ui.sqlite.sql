@@ -163,350 +163,758 @@ LIMIT
 
 -- DashboardRepository.activity
 SELECT
-  *
+  at
 FROM
   (
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "resources"
-    WHERE
-      1 = 1
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "resources"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND 1 = 1
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "notes"
-    WHERE
-      1 = 1
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "notes"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND 1 = 1
-    UNION ALL
-    SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
-    FROM
-      "groups"
-    WHERE
-      1 = 1
-    UNION ALL
-    SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
-    FROM
-      "groups"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND 1 = 1
-    UNION ALL
-    SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
-    FROM
-      "tags"
-    WHERE
-      1 = 1
-    UNION ALL
-    SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
-    FROM
-      "tags"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND 1 = 1
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
   ) a
 ORDER BY
   at DESC
 LIMIT
+  1
+OFFSET
   ?;
--- params: ["resource","resource","note","note","group","group","tag","tag",20]
+-- params: ["resource",20,"note",20,"group",20,"tag",20,19]
 
--- DashboardRepository.activity (confined)
 SELECT
   *
 FROM
   (
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "resources"
-    WHERE
-      "resources"."owner_id" IN (
-        WITH RECURSIVE
-          scope_tree (id, depth) AS (
-            SELECT
-              id,
-              0
-            FROM
-              "groups"
-            WHERE
-              id = ?
-            UNION
-            SELECT
-              g.id,
-              s.depth + 1
-            FROM
-              "groups" g
-              JOIN scope_tree s ON g.owner_id = s.id
-            WHERE
-              s.depth < 50
-          )
+      (
         SELECT
-          id
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
         FROM
-          scope_tree
-      )
+          "resources"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "resources"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND "resources"."owner_id" IN (
-        WITH RECURSIVE
-          scope_tree (id, depth) AS (
-            SELECT
-              id,
-              0
-            FROM
-              "groups"
-            WHERE
-              id = ?
-            UNION
-            SELECT
-              g.id,
-              s.depth + 1
-            FROM
-              "groups" g
-              JOIN scope_tree s ON g.owner_id = s.id
-            WHERE
-              s.depth < 50
-          )
+      (
         SELECT
-          id
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
         FROM
-          scope_tree
-      )
+          "notes"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "notes"
-    WHERE
-      "notes"."owner_id" IN (
-        WITH RECURSIVE
-          scope_tree (id, depth) AS (
-            SELECT
-              id,
-              0
-            FROM
-              "groups"
-            WHERE
-              id = ?
-            UNION
-            SELECT
-              g.id,
-              s.depth + 1
-            FROM
-              "groups" g
-              JOIN scope_tree s ON g.owner_id = s.id
-            WHERE
-              s.depth < 50
-          )
+      (
         SELECT
-          id
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
         FROM
-          scope_tree
-      )
+          "groups"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "notes"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND "notes"."owner_id" IN (
-        WITH RECURSIVE
-          scope_tree (id, depth) AS (
-            SELECT
-              id,
-              0
-            FROM
-              "groups"
-            WHERE
-              id = ?
-            UNION
-            SELECT
-              g.id,
-              s.depth + 1
-            FROM
-              "groups" g
-              JOIN scope_tree s ON g.owner_id = s.id
-            WHERE
-              s.depth < 50
-          )
+      (
         SELECT
-          id
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
         FROM
-          scope_tree
-      )
+          "tags"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "groups"
-    WHERE
-      "groups"."id" IN (
-        WITH RECURSIVE
-          scope_tree (id, depth) AS (
-            SELECT
-              id,
-              0
-            FROM
-              "groups"
-            WHERE
-              id = ?
-            UNION
-            SELECT
-              g.id,
-              s.depth + 1
-            FROM
-              "groups" g
-              JOIN scope_tree s ON g.owner_id = s.id
-            WHERE
-              s.depth < 50
-          )
+      (
         SELECT
-          id
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
         FROM
-          scope_tree
-      )
+          "resources"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_resources
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "groups"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND "groups"."id" IN (
-        WITH RECURSIVE
-          scope_tree (id, depth) AS (
-            SELECT
-              id,
-              0
-            FROM
-              "groups"
-            WHERE
-              id = ?
-            UNION
-            SELECT
-              g.id,
-              s.depth + 1
-            FROM
-              "groups" g
-              JOIN scope_tree s ON g.owner_id = s.id
-            WHERE
-              s.depth < 50
-          )
+      (
         SELECT
-          id
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
         FROM
-          scope_tree
-      )
+          "notes"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_notes
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'created' AS ACTION,
-      created_at AS at
+      *
     FROM
-      "tags"
-    WHERE
-      1 = 1
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "groups"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_groups
     UNION ALL
     SELECT
-      ? AS type,
-      id,
-      name,
-      'updated' AS ACTION,
-      updated_at AS at
+      *
     FROM
-      "tags"
-    WHERE
-      julianday(updated_at) > julianday(created_at) + 1.0 / 86400
-      AND 1 = 1
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_tags
   ) a
 ORDER BY
   at DESC
 LIMIT
   ?;
--- params: ["resource",3,"resource",3,"note",3,"note",3,"group",3,"group",3,"tag","tag",20]
+-- params: ["resource",20,"note",20,"group",20,"tag",20,"resource",20,"note",20,"group",20,"tag",20,20]
+
+-- DashboardRepository.activity (confined)
+SELECT
+  at
+FROM
+  (
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        WHERE
+          "resources"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        WHERE
+          "notes"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        WHERE
+          "groups"."id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
+  ) a
+ORDER BY
+  at DESC
+LIMIT
+  1
+OFFSET
+  ?;
+-- params: ["resource",3,20,"note",3,20,"group",3,20,"tag",20,19]
+
+SELECT
+  *
+FROM
+  (
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        WHERE
+          "resources"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        WHERE
+          "notes"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        WHERE
+          "groups"."id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "resources"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND "resources"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "notes"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND "notes"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "groups"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND "groups"."id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_tags
+  ) a
+ORDER BY
+  at DESC
+LIMIT
+  ?;
+-- params: ["resource",3,20,"note",3,20,"group",3,20,"tag",20,"resource",3,20,"note",3,20,"group",3,20,"tag",20,20]

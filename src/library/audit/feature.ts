@@ -3,9 +3,11 @@
 import type { FeatureHost } from '../context.js';
 import { registerAuditPages } from './pages.js';
 import { registerAuditRoutes } from './routes.js';
+import type { PickSource } from '../ui/picked.js';
 
-export function auditFeature({ app, routes, layout, lib }: FeatureHost): void {
+export function auditFeature({ app, routes, layout, lib }: FeatureHost) {
   lib.audit.subscribe(lib.bus);
   registerAuditRoutes(routes, lib.audit);
-  registerAuditPages(app, layout, lib.audit);
+  // The pages name the filtered entity through the picker lookups, which the ui feature builds.
+  return { pages: (pickers: PickSource) => registerAuditPages(app, layout, lib.audit, pickers) };
 }

@@ -1,16 +1,27 @@
 // /logs and /log?id=: the audit log table with its filters, and one entry with its details.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { h } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import { notFound } from '../../core/http/errors.js';
 import { pageOf } from '../common/list.js';
-import { Field, Pagination, firstOf, queryOf } from '../ui/components.js';
+import { Field, Pagination, Picker, firstOf, queryOf, type PickerItem } from '../ui/components.js';
+import { picked, type PickSource } from '../ui/picked.js';
+import type { PickTable } from '../ui/repository.js';
 import { LogListInput } from './routes.js';
 import { logRecord, type AuditLog } from './service.js';
 
-function LogFilters(props: { q: Record<string, string | string[]> }) {
+/** Entity types whose entities a picker can find; the others are reached from the table. */
+const PICKABLE: { type: string; table: PickTable; source: string; label: string }[] = [
+  { type: 'resource', table: 'resources', source: '/v1/resources', label: 'Resource' },
+  { type: 'note', table: 'notes', source: '/v1/notes', label: 'Note' },
+  { type: 'group', table: 'groups', source: '/v1/groups', label: 'Group' },
+  { type: 'tag', table: 'tags', source: '/v1/tags/suggest', label: 'Tag' },
+];
+const OTHER_TYPES = ['category', 'resource_category', 'note_type', 'query', 'relation', 'relation_type', 'series', 'plugin', 'download', 'group_import', 'login', 'runtime_setting', 'similarity', 'template_partial'];
+
+function LogFilters(props: { q: Record<string, string | string[]>; entity: { type: string; item: PickerItem | null } }) {
   const v = (k: string) => firstOf(props.q[k]);
   const select = (name: string, options: string[]) => (
     <label class="field">
@@ -25,13 +36,39 @@ function LogFilters(props: { q: Record<string, string | string[]> }) {
       </select>
     </label>
   );
+  const type = v('EntityType');
+  const types = [...PICKABLE.map((p) => p.type), ...OTHER_TYPES];
+  if (type && !types.includes(type)) types.push(type);
+  const { item } = props.entity;
+  // One entity picker per pickable type; only the one for the chosen type is shown and sent
+  // (a disabled fieldset submits nothing). Other types keep a chosen entity from the table.
   return (
-    <form method="get" action="/logs" class="filters">
+    <form method="get" action="/logs" class="filters" x-data={`{ type: ${JSON.stringify(type)} }`}>
       <h2>Filters</h2>
       {select('Level', ['info', 'warning', 'error'])}
       {select('Action', ['create', 'update', 'delete', 'system', 'progress', 'plugin', 'reset'])}
-      <Field label="Entity type" name="EntityType" value={v('EntityType')} />
-      <Field label="Entity ID" name="EntityID" value={v('EntityID')} />
+      <label class="field">
+        <span>Entity type</span>
+        <select name="EntityType" x-model="type">
+          <option value="">any</option>
+          {types.map((t) => (
+            <option value={t} selected={type === t}>
+              {t.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      {PICKABLE.map((p) => (
+        <fieldset class="plain" x-show={`type === '${p.type}'`} x-cloak="" disabled={type !== p.type} {...{ ':disabled': `type !== '${p.type}'` }}>
+          <Picker label={p.label} name="EntityID" source={p.source} multiple={false} selected={type === p.type && item ? [item] : []} hint="Empty: every one." />
+        </fieldset>
+      ))}
+      {item && !PICKABLE.some((p) => p.type === type) ? (
+        <p class="field" x-show={`type === ${JSON.stringify(type)}`}>
+          <input type="hidden" name="EntityID" value={String(item.id)} {...{ ':disabled': `type !== ${JSON.stringify(type)}` }} />
+          Only <strong>{item.name}</strong>
+        </p>
+      ) : null}
       <Field label="Message" name="Message" value={v('Message')} />
       <Field label="Request path" name="RequestPath" value={v('RequestPath')} />
       <Field label="Created after" name="CreatedAfter" type="date" value={v('CreatedAfter')} />
@@ -41,7 +78,20 @@ function LogFilters(props: { q: Record<string, string | string[]> }) {
   );
 }
 
-export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: AuditLog): void {
+/** The filtered entity by name: from the picker lookups, else from the entries themselves. */
+async function filteredEntity(pickers: PickSource, req: FastifyRequest, input: { EntityType?: string; EntityID?: number }, logs: Record<string, unknown>[]): Promise<{ type: string; item: PickerItem | null }> {
+  const type = input.EntityType ?? '';
+  if (input.EntityID === undefined) return { type, item: null };
+  const pickable = PICKABLE.find((p) => p.type === type);
+  if (pickable) {
+    const [found] = await picked(pickers, req, pickable.table, [input.EntityID]);
+    if (found) return { type, item: found };
+  }
+  const named = logs.find((l) => typeof l.entityName === 'string' && l.entityName !== '');
+  return { type, item: { id: input.EntityID, name: named ? String(named.entityName) : `${type.replace(/_/g, ' ') || 'entity'} ${input.EntityID}` } };
+}
+
+export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: AuditLog, pickers: PickSource): void {
   registerPage(app, layout, {
     path: '/logs',
     needs: 'system',
@@ -49,12 +99,14 @@ export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: 
       const input = readParams(LogListInput, makeBag(req.query));
       const { page, perPage, offset } = pageOf(input.page);
       const { rows, total } = await audit.list(input, perPage, offset);
+      const logs = rows.map(logRecord);
+      const entity = await filteredEntity(pickers, req, input, logs);
       return {
         pageTitle: 'Logs',
-        logs: rows.map(logRecord),
+        logs,
         pagination: { page, perPage, total },
         parsedQuery: input,
-        _layout: { sidebar: <LogFilters q={queryOf(req)} /> },
+        _layout: { sidebar: <LogFilters q={queryOf(req)} entity={entity} /> },
       };
     },
     view: (ctx, req) => (
@@ -78,7 +130,12 @@ export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: 
                 <td>{String(l.level)}</td>
                 <td>{String(l.action)}</td>
                 <td>
-                  {String(l.entityType)} {l.entityId === null ? '' : `#${String(l.entityId)}`}
+                  {String(l.entityType).replace(/_/g, ' ')}{' '}
+                  {l.entityId === null ? null : (
+                    <a href={`/logs?EntityType=${encodeURIComponent(String(l.entityType))}&EntityID=${String(l.entityId)}`} title="Only the entries of this one">
+                      {String(l.entityName || `${String(l.entityType).replace(/_/g, ' ')} ${String(l.entityId)}`)}
+                    </a>
+                  )}
                 </td>
                 <td>{String(l.message)}</td>
               </tr>

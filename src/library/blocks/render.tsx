@@ -97,7 +97,7 @@ function ReferencesBlock(props: { b: BlockRecord; ctx: RenderContext }): SafeHtm
   return (
     <ul class="references">
       {groups.map((g) => (
-        <li class="reference">
+        <li class="reference" data-group-id={props.ctx.mode === 'app' ? g.id : undefined} data-group-name={props.ctx.mode === 'app' ? g.name : undefined}>
           {props.ctx.mode === 'app' ? <a href={`/group?id=${g.id}`}>{g.name}</a> : <strong>{g.name}</strong>}
           {g.category ? <small> · {g.category}</small> : null}
           {g.description ? <p>{g.description}</p> : null}

@@ -177,7 +177,7 @@ export class BlockService {
         if (type.type === 'text') await mirrorDescription(blocks, note.id);
         return { id: blockId, noteId: note.id };
       });
-      return { id: created.id, message: `Added ${type.type} block ${created.id} to note ${created.noteId}`, result: created.id };
+      return { id: created.id, after: { noteId: created.noteId, type: type.type }, message: `Added ${type.type} block ${created.id} to note ${created.noteId}`, result: created.id };
     });
     return this.get(vis, id);
   }
@@ -196,7 +196,8 @@ export class BlockService {
         await blocks.update(before.id, { content: JSON.stringify(content), state: JSON.stringify(state), updated_at: nowIso() });
         if (type.type === 'text') await mirrorDescription(blocks, before.note_id);
       });
-      return { id: before.id, message: `Edited ${type.type} block ${before.id} of note ${before.note_id}`, result: undefined };
+      // `after` names the block's note and type: listeners (mentions → links) read the note.
+      return { id: before.id, after: { noteId: before.note_id, type: type.type }, message: `Edited ${type.type} block ${before.id} of note ${before.note_id}`, result: undefined };
     });
     return this.get(vis, before.id);
   }

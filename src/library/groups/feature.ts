@@ -8,6 +8,7 @@ import type { TagService } from '../tags/service.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { PickRepository } from '../ui/repository.js';
 import { GroupCopyRepository } from './copy.repository.js';
+import { groupContent } from './content.js';
 import { registerGroupPages } from './pages.js';
 import { GroupRepository } from './repository.js';
 import { registerGroupRoutes } from './routes.js';
@@ -24,5 +25,5 @@ export function groupsFeature({ app, routes, layout, lib }: FeatureHost, deps: {
   });
   registerGroupRoutes(routes, lib, service);
   registerGroupPages(app, layout, lib, service, deps.categories, deps.shortcodes, deps.pickers);
-  return { service };
+  return { service, content: groupContent(service) };
 }

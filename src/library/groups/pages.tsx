@@ -12,7 +12,7 @@ import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { picked } from '../ui/picked.js';
 import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
-import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { carrierCss, describedHtml, listSlots, pageSlots } from '../ui/slots.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
 import { GroupListInput } from './filters.js';
@@ -155,6 +155,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       const [group, parents] = await Promise.all([groups.read(seenBy(req), id), groups.parents(seenBy(req), id)]);
       const slots = await pageSlots(shortcodes, req.principal, 'group', group, ['custom_header', 'custom_sidebar', 'custom_own_entities', 'custom_detail_footer']);
       return {
+        _description: await describedHtml(shortcodes, req.principal, 'group', group, group.Description, { class: 'description', empty: 'No description.' }),
         pageTitle: group.Name,
         group,
         mainEntity: group,
@@ -202,7 +203,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
           {ctx._css}
           {ctx._slots.custom_header}
           <section class="card">
-            <Markdown class="description" text={g.Description} empty="No description." />
+            {ctx._description}
             {g.URL ? <a href={g.URL} rel="noopener noreferrer">{g.URL}</a> : null}
             <p class="tags">{g.Tags.map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
             <pre>{JSON.stringify(g.Meta, null, 2)}</pre>

@@ -8,6 +8,7 @@ import type { ShareService } from '../sharing/service.js';
 import type { TagService } from '../tags/service.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { PickRepository } from '../ui/repository.js';
+import { noteContent } from './content.js';
 import { registerNotePages } from './pages.js';
 import { NoteRepository } from './repository.js';
 import { registerNoteRoutes } from './routes.js';
@@ -29,5 +30,5 @@ export function notesFeature(host: FeatureHost, deps: NoteFeatureDeps) {
   const service = new NoteService(repo, { bus: lib.bus, transactor: lib.transactor, tags: deps.tags, noteTypes: deps.noteTypes, blocks: deps.blocks.service });
   registerNoteRoutes(routes, lib, service);
   registerNotePages(app, layout, lib, { notes: service, blocks: deps.blocks.service, views: deps.blocks.views, sharing: deps.sharing, shortcodes: deps.shortcodes, pickers: deps.pickers });
-  return { service };
+  return { service, content: noteContent(service) };
 }

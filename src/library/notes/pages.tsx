@@ -8,7 +8,7 @@ import { registerPage, type Layout } from '../../core/http/pages.js';
 import { makeBag, readParams } from '../../core/http/params.js';
 import type { Library } from '../context.js';
 import { seenBy } from '../http/routes.js';
-import { EmptyState, Pagination, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
+import { EmptyState, Pagination, Picker, PostButton, Timestamps, firstOf, queryOf } from '../ui/components.js';
 import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { selectionScope } from '../ui/bulk.js';
@@ -16,7 +16,7 @@ import { BlockList } from '../blocks/render.js';
 import type { BlockService } from '../blocks/service.js';
 import type { BlockViews } from '../blocks/view.js';
 import type { ShareService } from '../sharing/service.js';
-import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { carrierCss, describedHtml, listSlots, pageSlots } from '../ui/slots.js';
 import { cardAvatars } from './avatars.js';
 import type { PickRepository } from '../ui/repository.js';
 import type { Shortcodes } from '../templates/index.js';
@@ -114,6 +114,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
       const t = note.NoteType as Record<string, string> | null;
       const slots = await pageSlots(shortcodes, req.principal, 'note', note, ['custom_header', 'custom_sidebar', 'custom_detail_footer']);
       return {
+        _description: await describedHtml(shortcodes, req.principal, 'note', note, note.Description, { class: 'block-text note-description' }),
         pageTitle: note.Name,
         note,
         blocks: list,
@@ -177,7 +178,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
             </p>
           ) : null}
           <section class="card note-body" id="note-blocks" data-note-id={n.ID} data-block-types={JSON.stringify(ctx._types)}>
-            {!hasText && n.Description ? <Markdown class="block-text note-description" text={n.Description} /> : null}
+            {!hasText && n.Description ? ctx._description : null}
             <BlockList blocks={ctx.blocks} ctx={{ mode: 'app', data: ctx._data }} />
             {ctx.blocks.length === 0 && !n.Description ? <p class="empty no-blocks">This note is empty. Edit its blocks to add text, todos, tables and more.</p> : null}
             <div class="block-toolbar">
@@ -219,6 +220,13 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
           </section>
           <UploadTarget noteId={n.ID} ownerId={n.Owner?.ID} where="to this note" />
           {ctx._slots.custom_detail_footer}
+          {/* The block editor clones these for gallery and references blocks (inert until then). */}
+          <template id="picker-gallery">
+            <Picker label="Resources" name="resourceIds" source="/v1/resources" selected={[]} hint="Shown in the order picked." />
+          </template>
+          <template id="picker-references">
+            <Picker label="Groups" name="groupIds" source="/v1/groups" selected={[]} />
+          </template>
           <script src="/public/note-blocks.js"></script>
           <script src="/public/block-editor.js"></script>
           <script src="/public/note-page.js"></script>

@@ -10,6 +10,10 @@ import { EntityForm, registerListPage, type FormField } from '../ui/simple-pages
 import { parameterNames } from './readonly.js';
 import { QueryListInput } from './routes.js';
 import { queryRecord, type QueryService } from './service.js';
+import { savedRecord } from '../mrql/saved.js';
+import type { MrqlService } from '../mrql/service.js';
+
+type SavedMrqlRecord = ReturnType<typeof savedRecord>;
 
 const IdInput = Type.Object({ id: Type.Integer() });
 const FIELDS: FormField[] = [
@@ -19,7 +23,51 @@ const FIELDS: FormField[] = [
   { name: 'Template', label: 'Template (HTML with Alpine.js; results, columns and rows are in scope)', kind: 'code' },
 ];
 
-export function registerQueryPages(app: FastifyInstance, layout: Layout, queries: QueryService): void {
+/** Saved MRQL queries (mrql.md §14.7), listed with the SQL ones: each opens and runs on /mrql. */
+function SavedMrql(props: { saved: SavedMrqlRecord[] }) {
+  return (
+    <section class="card saved-mrql" data-testid="saved-mrql">
+      <h2>Saved MRQL queries</h2>
+      {props.saved.length === 0 ? (
+        <p class="empty">
+          No saved MRQL queries yet. Write one on the <a href="/mrql">MRQL page</a> and save it to find it here.
+        </p>
+      ) : (
+        <table class="list">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Query</th>
+              <th>
+                <span class="visually-hidden">Run</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.saved.map((q) => (
+              <tr>
+                <td>
+                  {q.name}
+                  {q.description ? <small>{q.description}</small> : null}
+                </td>
+                <td>
+                  <code>{q.query}</code>
+                </td>
+                <td>
+                  <a class="button" href={`/mrql?saved=${q.id}`} aria-label={`${q.params.length ? 'Open' : 'Run'} ${q.name}`}>
+                    {q.params.length ? 'Fill in and run' : 'Run'}
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function registerQueryPages(app: FastifyInstance, layout: Layout, queries: QueryService, mrql: MrqlService): void {
   registerListPage<ReturnType<typeof queryRecord>>(app, layout, {
     path: '/queries',
     title: 'Queries',
@@ -32,6 +80,7 @@ export function registerQueryPages(app: FastifyInstance, layout: Layout, queries
       const { rows, page, perPage } = await queries.named.list(input);
       return { rows: rows.map(queryRecord), page, perPage };
     },
+    after: async () => <SavedMrql saved={(await mrql.saved.list(undefined, true)).map(savedRecord)} />,
   });
 
   registerPage(app, layout, {

@@ -27,6 +27,7 @@ import type { Shortcodes } from '../templates/index.js';
 import { PreviewService } from './previews.js';
 import { RemoteImports } from './remote.js';
 import { ResourceRemoval } from './removal.js';
+import { resourceContent } from './content.js';
 import { registerResourceRoutes } from './routes.js';
 import { ResourceService } from './service.js';
 import { Filesystems } from './storage.js';
@@ -97,5 +98,5 @@ export function resourcesFeature(host: FeatureHost, deps: ResourceFeatureDeps) {
     await hasher.stop();
     await videos.stop();
   });
-  return { ctx, resources, versions, hasher, ingest, importDownload: remote.importDownload };
+  return { ctx, resources, versions, hasher, ingest, importDownload: remote.importDownload, content: resourceContent(resources, stores) };
 }

@@ -13,7 +13,7 @@ import { Markdown } from '../ui/markdown.js';
 import { UploadTarget } from '../ui/upload.js';
 import { formPicks, picked } from '../ui/picked.js';
 import type { PickRepository } from '../ui/repository.js';
-import { carrierCss, listSlots, pageSlots } from '../ui/slots.js';
+import { carrierCss, describedHtml, listSlots, pageSlots } from '../ui/slots.js';
 import { BulkBar, SelectBox, selectionScope } from '../ui/bulk.js';
 import type { Shortcodes } from '../templates/index.js';
 import type { ResourceContext } from './context.js';
@@ -244,6 +244,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         pageTitle: resource.Name,
         resource,
         viewer,
+        _description: await describedHtml(shortcodes, req.principal, 'resource', entity, resource.Description, { class: 'description', empty: 'No description.' }),
         _slots: slots,
         _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
         similar: similar.filter((s) => names.has(s.id)).map((s) => ({ ID: s.id, Name: names.get(s.id)!, distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
@@ -276,7 +277,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       <div>
         {c._css}
         {c._slots.custom_header}
-        <ResourceDetail r={c.resource} viewer={c.viewer} similar={c.similar} req={req} />
+        <ResourceDetail r={c.resource} description={c._description} viewer={c.viewer} similar={c.similar} req={req} />
         {c._slots.custom_detail_footer}
         <UploadTarget ownerId={c.resource.Owner?.ID} where={c.resource.Owner ? `as new resources of ${c.resource.Owner.Name}` : 'as new resources'} />
       </div>
@@ -358,20 +359,23 @@ function ResourceSidebar(props: { r: ResourceRecord }): SafeHtml {
         <dd>{r.series ? <a href={`/series?id=${r.series.ID}`}>{r.series.Name}</a> : 'none'}</dd>
       </dl>
       <Timestamps created={r.CreatedAt} updated={r.UpdatedAt} />
-      <form method="post" action={`/v1/resource/preview?ID=${r.ID}`} enctype="multipart/form-data" class="form">
+      <form method="post" action={`/v1/resource/preview?ID=${r.ID}`} enctype="multipart/form-data" class="form" id="thumbnail-form">
         <label class="field">
           <span>Custom thumbnail</span>
           <input type="file" name="thumbnail" accept="image/*" required />
+          <small>Or paste an image anywhere on this page.</small>
         </label>
         <button type="submit">Set thumbnail</button>
+        <p class="hint" role="status" aria-live="polite" data-testid="thumbnail-status"></p>
       </form>
+      <script defer src="/public/paste-thumbnail.js"></script>
       <PostButton action={`/v1/resource/preview/clear?ID=${r.ID}`} label="Regenerate thumbnail" />
       {r.series ? <PostButton action={`/v1/resource/removeSeries?id=${r.ID}`} label="Remove from series" /> : null}
     </div>
   );
 }
 
-function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
+function ResourceDetail(props: { r: ResourceRecord; description: SafeHtml; viewer: ViewerData; similar: { ID: number; Name: string; distance: number; tier: string }[]; req: FastifyRequest }): SafeHtml {
   const r = props.r;
   const isImage = r.ContentType.startsWith('image/') && !r.ContentType.startsWith('image/svg');
   const isVideo = r.ContentType.startsWith('video/');
@@ -382,7 +386,7 @@ function ResourceDetail(props: { r: ResourceRecord; viewer: ViewerData; similar:
         <FileViewer v={props.viewer} />
       </section>
       <section class="card">
-        <Markdown class="description" text={r.Description} empty="No description." />
+        {props.description}
         <p class="tags">{(r.Tags ?? []).map((t) => <a class="tag" href={`/tag?id=${t.ID}`}>{t.Name}</a>)}</p>
         <table class="list">
           <tbody>

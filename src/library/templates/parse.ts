@@ -134,3 +134,21 @@ export function splitAt(body: Node[], names: string[]): { divider: CodeNode | nu
 export function sourceOf(nodes: Node[]): string {
   return nodes.map((n) => (n.k === 'text' ? n.text : n.body ? `${n.open}${sourceOf(n.body)}[/${n.name}]` : n.open)).join('');
 }
+
+/**
+ * Shortcode tags swapped for inert words while other text is processed (descriptions go
+ * through Markdown first, companion §5.2 item 6, which would escape their quotes or read
+ * `[…]` as link text); `restore` puts the tags back. Only recognised names are swapped, so
+ * plugin shortcodes take the same path as the built-in ones.
+ */
+export function protectShortcodes(text: string): { text: string; count: number; restore(out: string): string } {
+  const nonce = Math.random().toString(36).slice(2, 8).replace(/[^a-z]/g, 'q');
+  const tags: string[] = [];
+  const guarded = text.replace(TAG, (src: string, _slash: string, name: string) => {
+    if (!knownName(name)) return src;
+    tags.push(src);
+    return `SC${nonce}x${tags.length - 1}x`;
+  });
+  const token = new RegExp(`SC${nonce}x(\\d+)x`, 'g');
+  return { text: guarded, count: tags.length, restore: (out) => out.replace(token, (_m, i: string) => tags[Number(i)]) };
+}

@@ -131,12 +131,24 @@ export function Pagination(props: { req: FastifyRequest; page: number; perPage: 
   const hasNext = props.total !== undefined ? props.page * props.perPage < props.total : props.count === props.perPage;
   return (
     <nav class="pagination" aria-label="Pagination">
-      {props.page > 1 ? <a href={link(props.page - 1)}>← Previous</a> : <span />}
+      {props.page > 1 ? (
+        <a href={link(props.page - 1)} rel="prev">
+          ← Previous
+        </a>
+      ) : (
+        <span />
+      )}
       <span>
         Page {props.page}
         {props.total !== undefined ? ` of ${Math.max(1, Math.ceil(props.total / props.perPage))}` : ''}
       </span>
-      {hasNext ? <a href={link(props.page + 1)}>Next →</a> : <span />}
+      {hasNext ? (
+        <a href={link(props.page + 1)} rel="next">
+          Next →
+        </a>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }

@@ -250,6 +250,7 @@ function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, p
           <script defer src="/public/global-search.js"></script>
           <script defer src="/public/shortcodes.js"></script>
           <script defer src="/public/lightbox.js"></script>
+          <script defer src="/public/lightbox-panels.js"></script>
           <script defer src="/public/mentions.js"></script>
           <script defer src="/public/layout.js"></script>
         </header>

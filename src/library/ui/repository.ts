@@ -85,18 +85,26 @@ export class DashboardRepository extends Repository<Database> {
 
   /**
    * The newest creations and edits across resources, notes, groups and tags; an edit counts
-   * only when it came more than a second after the creation. Only rows `vis` may see take part.
+   * only when it came more than a second after the creation. Each branch reads only its newest
+   * rows from the created_at / updated_at indexes: the creations first, and then the edits no
+   * older than the limit-th newest creation (older ones cannot make the list). Without that
+   * floor an edit branch walks the whole updated_at index when few rows were ever edited. Only
+   * rows `vis` may see take part.
    */
   async activity(limit: number, vis: Visibility): Promise<ActivityRow[]> {
+    const created = ACTIVITY_SOURCES.map(
+      ([table, type]) =>
+        sql`SELECT * FROM (SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)} WHERE ${seenIn(table, vis) ?? ALWAYS} ORDER BY created_at DESC LIMIT ${limit}) ${sql.raw(`c_${table}`)}`,
+    );
+    const floorRow = await sql<{ at: unknown }>`SELECT at FROM (${sql.join(created, sql` UNION ALL `)}) a ORDER BY at DESC LIMIT 1 OFFSET ${limit - 1}`.execute(this.db);
+    const floor = floorRow.rows[0]?.at;
     const edited = sql.raw(this.dialect.laterBy('updated_at', 'created_at', 1));
-    const events = ACTIVITY_SOURCES.map(([table, type]) => {
-      const seen = seenIn(table, vis) ?? ALWAYS;
-      return sql`
-        SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)} WHERE ${seen}
-        UNION ALL
-        SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${edited} AND ${seen}`;
-    });
-    const r = await sql<ActivityRow>`SELECT * FROM (${sql.join(events, sql` UNION ALL `)}) a ORDER BY at DESC LIMIT ${limit}`.execute(this.db);
+    const newEnough = floor === undefined ? ALWAYS : sql`updated_at >= ${floor}`;
+    const updated = ACTIVITY_SOURCES.map(
+      ([table, type]) =>
+        sql`SELECT * FROM (SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${newEnough} AND ${edited} AND ${seenIn(table, vis) ?? ALWAYS} ORDER BY updated_at DESC LIMIT ${limit}) ${sql.raw(`u_${table}`)}`,
+    );
+    const r = await sql<ActivityRow>`SELECT * FROM (${sql.join([...created, ...updated], sql` UNION ALL `)}) a ORDER BY at DESC LIMIT ${limit}`.execute(this.db);
     return r.rows;
   }
 }

@@ -14,6 +14,8 @@ export interface ListPageSpec<R extends { ID: number; Name: string }> {
   newLabel: string;
   columns: [string, (r: R) => string][];
   load: (req: FastifyRequest) => Promise<{ rows: R[]; page: number; perPage: number }>;
+  /** A section shown under the list (a related list of another kind). */
+  after?: (req: FastifyRequest) => Promise<SafeHtml>;
 }
 
 export function registerListPage<R extends { ID: number; Name: string }>(app: FastifyInstance, layout: Layout, spec: ListPageSpec<R>): void {
@@ -26,6 +28,7 @@ export function registerListPage<R extends { ID: number; Name: string }>(app: Fa
         pageTitle: spec.title,
         [spec.key]: rows,
         _rows: rows,
+        _after: spec.after ? await spec.after(req) : null,
         pagination: { page, perPage },
         _layout: {
           sidebar: <ListFilters req={req} action={spec.path} sortOptions={['name', 'created_at', 'updated_at']} />,
@@ -59,6 +62,7 @@ export function registerListPage<R extends { ID: number; Name: string }>(app: Fa
         </table>
         {ctx._rows.length === 0 ? <p class="empty">Nothing matches.</p> : null}
         <Pagination req={req} page={ctx.pagination.page} perPage={ctx.pagination.perPage} count={ctx._rows.length} />
+        {ctx._after}
       </section>
     ),
   });

@@ -8,8 +8,28 @@ import type { Shortcodes, Slot } from '../templates/index.js';
 import { CARRIER_TABLE } from '../templates/context.js';
 import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import { CarrierSlotRepository, type CarrierTable } from './repository.js';
+import { markdownHtml } from './markdown.js';
+import { protectShortcodes } from '../templates/parse.js';
 
 export type SlotHtml = Partial<Record<Slot, SafeHtml>>;
+
+/**
+ * A description on a detail page (companion §5.2 item 6): Markdown with mentions, then the
+ * shortcodes expanded against the entity by the one engine (built-in and plugin ones alike).
+ */
+export async function describedHtml(shortcodes: Shortcodes, principal: Principal, type: Entity, entity: Record<string, unknown>, text: string, opts: { class?: string; empty?: string } = {}): Promise<SafeHtml> {
+  if (text.trim() === '') return opts.empty ? <p class="empty">{opts.empty}</p> : raw('');
+  const guarded = protectShortcodes(text);
+  const html = markdownHtml(guarded.text).html;
+  if (guarded.count === 0) return <div class={`markdown ${opts.class ?? ''}`.trim()}>{raw(html)}</div>;
+  const expanded = await shortcodes.render(guarded.restore(html), { type, entity }, shortcodes.pageState(principal));
+  // Like the carrier slots, the expanded markup sees the entity as Alpine's `entity`.
+  return (
+    <div class={`markdown ${opts.class ?? ''}`.trim()} x-data={`{ entity: ${JSON.stringify(entity)} }`}>
+      {raw(expanded)}
+    </div>
+  );
+}
 
 /** CSS inside <style>: a "</style" in the text must not close the element early. */
 export function styleText(css: string): SafeHtml {

@@ -280,6 +280,45 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('sets and cancels the expiry of a clip in its details', async () => {
+    await openScreen(page, 'clips');
+    await page.click('.clip-name:text-is("renamed.txt")');
+    await page.waitForSelector('dialog[open] #expire-after');
+    const calls: string[] = [];
+    const seen = (r: import('playwright-core').Request) => {
+      if (r.url().includes('/expiration')) calls.push(`${r.method()} ${r.postData() ?? ''}`.trim());
+    };
+    page.on('request', seen);
+    await page.selectOption('#expire-after', { label: '1 day' });
+    await page.click('dialog[open] .expiry button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'renamed.txt will be deleted automatically in 1 day.');
+    await page.click('dialog[open] .expiry button:text-is("Never expire")');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'renamed.txt will not expire.');
+    page.off('request', seen);
+    expect(calls).toEqual(['PUT {"minutes":1440}', 'DELETE']);
+    await page.keyboard.press('Escape');
+  });
+
+  it('makes a key, shows its secret once, and revokes it (admin)', async () => {
+    await openScreen(page, 'keys');
+    await page.fill('#key-name', 'laptop <sync>');
+    await page.selectOption('#key-role', 'viewer');
+    await page.press('#key-name', 'Enter');
+    const secret = await (await page.waitForSelector('[data-testid="new-key"]')).textContent();
+    expect(secret).toMatch(/^svc_/);
+    expect(await page.textContent('#status')).toBe('Created the key laptop <sync>; copy it from the box above.');
+    type Key = { id: number; name: string; role: string; is_revoked: boolean; key_prefix: string };
+    const made = (await t.req<Key[]>(t.admin, 'GET', '/keys')).body.find((k) => k.name === 'laptop <sync>')!;
+    expect(made).toMatchObject({ role: 'viewer', is_revoked: false, key_prefix: secret!.slice(0, 8) });
+    // The new key works, and the table lists it by name (escaped).
+    expect((await t.req(secret!, 'GET', '/tags')).status).toBe(200);
+    expect(await page.textContent('.keys-list')).toContain('laptop <sync>');
+    await page.click('button[aria-label="Revoke laptop <sync>"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Revoked laptop <sync>.');
+    expect((await t.req<Key[]>(t.admin, 'GET', '/keys')).body.find((k) => k.id === made.id)?.is_revoked).toBe(true);
+    expect((await t.req(secret!, 'GET', '/tags')).status).toBe(401);
+  });
+
   it('merges duplicates on the dedup screen', async () => {
     await openScreen(page, 'dedup');
     expect(await page.locator('.dedup-group').count()).toBe(1);

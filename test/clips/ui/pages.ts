@@ -2,7 +2,7 @@
 // and the screens' hash routes.
 import type { Page } from 'playwright-core';
 
-export const SCREENS = ['clips', 'dedup', 'watch', 'serve', 'plugins', 'backup'] as const;
+export const SCREENS = ['clips', 'dedup', 'watch', 'serve', 'plugins', 'backup', 'keys'] as const;
 
 /** Signs in the way a person does: the key field has focus on load; type, then Enter. */
 export async function signIn(page: Page, url: string, key: string): Promise<void> {

@@ -28,6 +28,26 @@ describe('MRQL page over HTTP', () => {
   });
 });
 
+describe('saved MRQL queries on /queries', () => {
+  it('lists every saved MRQL query with a link that opens and runs it on /mrql', async () => {
+    const saved = await t.json<{ id: number; name: string; params: string[] }[]>('GET', '/v1/mrql/saved?all=1');
+    expect(saved.status).toBe(200);
+    const r = await t.fetch('/queries');
+    const html = await r.text();
+    expect(r.status).toBe(200);
+    const section = html.slice(html.indexOf('data-testid="saved-mrql"'));
+    expect(section.length).toBeLessThan(html.length);
+    for (const q of saved.body) {
+      expect(section).toContain(`href="/mrql?saved=${q.id}"`);
+      expect(section).toContain(q.params.length ? `Open ${q.name}` : `Run ${q.name}`);
+    }
+    // The link lands on the editor with that query loaded.
+    const byTag = saved.body.find((q) => q.name === 'by tag')!;
+    const ctx = await t.json<{ query: string; savedId: number }>('GET', `/mrql.json?saved=${byTag.id}`);
+    expect(ctx.body.savedId).toBe(byTag.id);
+  });
+});
+
 describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('MRQL page in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -52,6 +72,30 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('MRQL page in a brows
     await page.fill('input[data-param="tag"]', 'green');
     await page.click('[data-testid="mrql-run"]');
     await expect.poll(() => results.textContent()).toContain('notes.txt');
+    await page.close();
+  });
+
+  it('suggests only what can follow at the cursor', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${t.url}/mrql`);
+    const query = page.locator('[data-testid="mrql-query"]');
+    const list = page.locator('[data-testid="mrql-suggestions"] li span');
+    const offered = async (text: string) => {
+      await query.fill(text);
+      await query.press('End');
+      await query.press('Control+Space');
+      await expect.poll(() => page.evaluate(() => document.querySelector('.mrql-page')?.getAttribute('data-completed-for'))).toBe(text);
+      return list.allTextContents();
+    };
+    // A keyword being typed after a value completes as a keyword, not as a field name.
+    expect(await offered('name = "x" ORD')).toEqual(['ORDER BY']);
+    // Clauses already used, and those that may not come after them, are not offered again.
+    expect(await offered('name = "x" SCOPE 3 ')).toEqual(['GROUP BY', 'ORDER BY', 'LIMIT']);
+    expect(await offered('name = "x" ORDER BY name LIMIT 5 ')).toEqual(['OFFSET']);
+    // Keywords inside quotes are text, not clauses.
+    expect(await offered('name = "ORDER BY" ')).toEqual(['AND', 'OR', 'SCOPE', 'GROUP BY', 'ORDER BY', 'LIMIT']);
+    // After a dot, the part after it is completed (relation counts).
+    expect(await offered('type = resource AND tags.co')).toEqual(['count']);
     await page.close();
   });
 

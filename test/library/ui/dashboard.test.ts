@@ -38,4 +38,16 @@ describe('dashboard', () => {
     expect(html).toContain('data-testid="activity"');
     expect(html).toContain(`href="/group?id=${group}"`);
   });
+
+  it('keeps an edit of an old entity in the feed when more creations than the feed holds came after it', async () => {
+    const old = (await lib.json<{ ID: number }>('POST', '/v1/tag', { Name: 'old tag' })).body.ID;
+    for (let i = 1; i <= 30; i++) expect((await lib.json('POST', '/v1/note', { Name: `filler ${i}` })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await lib.json('POST', '/v1/tag', { ID: old, Name: 'old tag', Description: 'edited after the fillers' })).status).toBe(200);
+    const d = (await lib.json<Dash>('GET', '/dashboard.json')).body;
+    expect(d.activity[0]).toMatchObject({ type: 'tag', id: old, action: 'updated' });
+    // The rest are the newest creations, newest first; the old tag's creation is too old to show.
+    expect(d.activity[1]).toMatchObject({ type: 'note', name: 'filler 30', action: 'created' });
+    expect(d.activity.some((e) => e.id === old && e.action === 'created')).toBe(false);
+  });
 });
