@@ -58,6 +58,16 @@ for (const engine of engines) {
       expect(await later('2024-01-01T00:00:00.000Z', '2024-01-01T00:00:05.000Z')).toBe(0);
     });
 
+    it('subtreeMember answers the same membership under every plan (a hint never changes rows)', async () => {
+      const set = 'SELECT 1 UNION SELECT 3 UNION SELECT 5';
+      for (const large of [false, true]) {
+        for (const narrowed of [false, true]) {
+          const member = async (n: number) => Number(await value(() => `CASE WHEN ${handle.dialect.subtreeMember(String(n), set, { large, narrowed })} THEN 1 ELSE 0 END`));
+          expect([await member(1), await member(3), await member(5), await member(4)], JSON.stringify({ large, narrowed })).toEqual([1, 1, 1, 0]);
+        }
+      }
+    });
+
     it('int64 binds every bit of a 64-bit value', async () => {
       const big = 0xfedcba9876543210n;
       const back = await value<string>((b) => handle.dialect.castText(`CAST(${b.p(handle.dialect.int64(big))} AS bigint)`));
