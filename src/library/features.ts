@@ -34,6 +34,7 @@ import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
+import { ActionJobStore } from './plugins/action-jobs.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -56,7 +57,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   searchFeature(host);
   const ui = uiFeature(host);
   audit.pages(ui.pickers);
-  const { categories, noteTypes } = categoriesFeature(host);
+  const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
@@ -65,11 +66,12 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);
-  jobsFeature(host, downloads.service);
+  const actionJobs = new ActionJobStore();
+  jobsFeature(host, downloads.service, actionJobs);
   adminFeature(host);
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
-  downloadJobsFeature(host, resourceFeature.importDownload);
+  downloadJobsFeature(host, resourceFeature.importDownload, downloads.service);
   reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
@@ -80,7 +82,17 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   mentionsFeature(host, { resource: resourceFeature.content, note: notes.content, group: groups.content });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories });
+  const plugins = pluginsFeature(host, log, {
+    tags: tags.service,
+    notes: notes.service,
+    groups: groups.service,
+    categories,
+    resourceCategories,
+    noteTypes,
+    resources: resourceFeature.resources,
+    files: resourceFeature.ctx.fs,
+    mrql: mrql.service,
+  }, { actionJobs, downloads: downloads.service });
 
   return { share, mrql, plugins };
 }

@@ -5,8 +5,79 @@ SELECT
 FROM
   "groups"
 WHERE
-  "id" IN (?, ?);
+  "id" IN (?, ?)
+  AND 1 = 1;
 -- params: [3,4]
+
+-- PickRepository.names (groups, confined)
+SELECT
+  "id",
+  "name"
+FROM
+  "groups"
+WHERE
+  "id" IN (?, ?)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [3,4,3]
+
+-- PickRepository.names (resources, confined)
+SELECT
+  "id",
+  "name"
+FROM
+  "resources"
+WHERE
+  "id" IN (?)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [5,3]
 
 -- PickRepository.names (none asked)
 -- (no statement)
@@ -41,12 +112,54 @@ SELECT
   "description"
 FROM
   "notes"
+WHERE
+  1 = 1
 ORDER BY
   "created_at" DESC,
   "id" DESC
 LIMIT
   ?;
 -- params: [6]
+
+-- DashboardRepository.recent (confined)
+SELECT
+  "id",
+  "name",
+  "description"
+FROM
+  "notes"
+WHERE
+  "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = ?
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  )
+ORDER BY
+  "created_at" DESC,
+  "id" DESC
+LIMIT
+  ?;
+-- params: [3,6]
 
 -- DashboardRepository.activity
 SELECT
@@ -65,6 +178,8 @@ FROM
           created_at AS at
         FROM
           "resources"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -83,6 +198,8 @@ FROM
           created_at AS at
         FROM
           "notes"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -101,6 +218,8 @@ FROM
           created_at AS at
         FROM
           "groups"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -119,6 +238,8 @@ FROM
           created_at AS at
         FROM
           "tags"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -149,6 +270,8 @@ FROM
           created_at AS at
         FROM
           "resources"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -167,6 +290,8 @@ FROM
           created_at AS at
         FROM
           "notes"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -185,6 +310,8 @@ FROM
           created_at AS at
         FROM
           "groups"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -203,6 +330,8 @@ FROM
           created_at AS at
         FROM
           "tags"
+        WHERE
+          1 = 1
         ORDER BY
           created_at DESC
         LIMIT
@@ -224,6 +353,7 @@ FROM
         WHERE
           1 = 1
           AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
         ORDER BY
           updated_at DESC
         LIMIT
@@ -245,6 +375,7 @@ FROM
         WHERE
           1 = 1
           AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
         ORDER BY
           updated_at DESC
         LIMIT
@@ -266,6 +397,7 @@ FROM
         WHERE
           1 = 1
           AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
         ORDER BY
           updated_at DESC
         LIMIT
@@ -287,6 +419,7 @@ FROM
         WHERE
           1 = 1
           AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
         ORDER BY
           updated_at DESC
         LIMIT
@@ -298,3 +431,490 @@ ORDER BY
 LIMIT
   ?;
 -- params: ["resource",20,"note",20,"group",20,"tag",20,"resource",20,"note",20,"group",20,"tag",20,20]
+
+-- DashboardRepository.activity (confined)
+SELECT
+  at
+FROM
+  (
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        WHERE
+          "resources"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        WHERE
+          "notes"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        WHERE
+          "groups"."id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
+  ) a
+ORDER BY
+  at DESC
+LIMIT
+  1
+OFFSET
+  ?;
+-- params: ["resource",3,20,"note",3,20,"group",3,20,"tag",20,19]
+
+SELECT
+  *
+FROM
+  (
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "resources"
+        WHERE
+          "resources"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "notes"
+        WHERE
+          "notes"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "groups"
+        WHERE
+          "groups"."id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'created' AS ACTION,
+          created_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+        ORDER BY
+          created_at DESC
+        LIMIT
+          ?
+      ) c_tags
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "resources"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND "resources"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_resources
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "notes"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND "notes"."owner_id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_notes
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "groups"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND "groups"."id" IN (
+            WITH RECURSIVE
+              scope_tree (id, depth) AS (
+                SELECT
+                  id,
+                  0
+                FROM
+                  "groups"
+                WHERE
+                  id = ?
+                UNION
+                SELECT
+                  g.id,
+                  s.depth + 1
+                FROM
+                  "groups" g
+                  JOIN scope_tree s ON g.owner_id = s.id
+                WHERE
+                  s.depth < 50
+              )
+            SELECT
+              id
+            FROM
+              scope_tree
+          )
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_groups
+    UNION ALL
+    SELECT
+      *
+    FROM
+      (
+        SELECT
+          ? AS type,
+          id,
+          name,
+          'updated' AS ACTION,
+          updated_at AS at
+        FROM
+          "tags"
+        WHERE
+          1 = 1
+          AND julianday(updated_at) > julianday(created_at) + 1.0 / 86400
+          AND 1 = 1
+        ORDER BY
+          updated_at DESC
+        LIMIT
+          ?
+      ) u_tags
+  ) a
+ORDER BY
+  at DESC
+LIMIT
+  ?;
+-- params: ["resource",3,20,"note",3,20,"group",3,20,"tag",20,"resource",3,20,"note",3,20,"group",3,20,"tag",20,20]

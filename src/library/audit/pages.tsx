@@ -1,5 +1,5 @@
 // /logs and /log?id=: the audit log table with its filters, and one entry with its details.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { h } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
@@ -79,12 +79,12 @@ function LogFilters(props: { q: Record<string, string | string[]>; entity: { typ
 }
 
 /** The filtered entity by name: from the picker lookups, else from the entries themselves. */
-async function filteredEntity(pickers: PickSource, input: { EntityType?: string; EntityID?: number }, logs: Record<string, unknown>[]): Promise<{ type: string; item: PickerItem | null }> {
+async function filteredEntity(pickers: PickSource, req: FastifyRequest, input: { EntityType?: string; EntityID?: number }, logs: Record<string, unknown>[]): Promise<{ type: string; item: PickerItem | null }> {
   const type = input.EntityType ?? '';
   if (input.EntityID === undefined) return { type, item: null };
   const pickable = PICKABLE.find((p) => p.type === type);
   if (pickable) {
-    const [found] = await picked(pickers, pickable.table, [input.EntityID]);
+    const [found] = await picked(pickers, req, pickable.table, [input.EntityID]);
     if (found) return { type, item: found };
   }
   const named = logs.find((l) => typeof l.entityName === 'string' && l.entityName !== '');
@@ -100,7 +100,7 @@ export function registerAuditPages(app: FastifyInstance, layout: Layout, audit: 
       const { page, perPage, offset } = pageOf(input.page);
       const { rows, total } = await audit.list(input, perPage, offset);
       const logs = rows.map(logRecord);
-      const entity = await filteredEntity(pickers, input, logs);
+      const entity = await filteredEntity(pickers, req, input, logs);
       return {
         pageTitle: 'Logs',
         logs,

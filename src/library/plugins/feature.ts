@@ -9,6 +9,7 @@ import { HookDispatcher } from './hooks.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
+import { pluginJobsFeature } from './jobs-feature.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -17,7 +18,9 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>): PluginsFeature {
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, jobDeps: Parameters<typeof pluginJobsFeature>[2]): PluginsFeature {
+  const jobs = pluginJobsFeature(host, log, jobDeps);
+  const { app, lib, layout } = host;
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -29,15 +32,25 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           path,
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
-          extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, root: () => lib.root }),
+          extendMah: (plugin, mah) => {
+            installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
+            jobs.install(plugin, mah);
+          },
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
+  jobs.attach(manager);
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
   return {
     manager,
-    start: async () => manager?.start(),
-    close: async () => manager?.close(),
+    start: async () => {
+      await manager?.start();
+      jobs.start();
+    },
+    close: async () => {
+      await jobs.close();
+      await manager?.close();
+    },
   };
 }

@@ -1,7 +1,9 @@
 // What the shared page parts read: the names pickers start with, the carrier template slots of
 // list and detail pages, and the dashboard's recent items and activity feed.
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
+import type { Visibility } from '../auth/visibility.js';
+import { insideScope } from '../auth/visibility.repository.js';
 import type { Database } from '../schema/database.js';
 
 export type PickTable = 'tags' | 'groups' | 'notes' | 'resources';
@@ -23,11 +25,27 @@ const ACTIVITY_SOURCES: [DashboardTable, ActivityRow['type']][] = [
   ['tags', 'tag'],
 ];
 
+/**
+ * What `vis` may see of a table the pages show (companion §10.10): groups by their id,
+ * resources and notes by their owner, tags everywhere. Null: no condition.
+ */
+function seenIn(table: PickTable | DashboardTable, vis: Visibility): RawBuilder<SqlBool> | null {
+  if (table === 'tags') return null;
+  return insideScope(vis, table === 'groups' ? 'groups.id' : `${table}.owner_id`);
+}
+
+const ALWAYS = sql<SqlBool>`1 = 1`;
+
 export class PickRepository extends Repository<Database> {
-  /** Id and name of the rows among `ids` (one statement). */
-  async names(table: PickTable, ids: readonly number[]): Promise<{ id: number; name: string }[]> {
+  /** Id and name of the rows among `ids` that `vis` may see (one statement). */
+  async names(table: PickTable, ids: readonly number[], vis: Visibility): Promise<{ id: number; name: string }[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom(table).select(['id', 'name']).where('id', 'in', [...ids]).execute();
+    return this.db
+      .selectFrom(table)
+      .select(['id', 'name'])
+      .where('id', 'in', [...ids])
+      .where(seenIn(table, vis) ?? ALWAYS)
+      .execute();
   }
 }
 
@@ -53,11 +71,12 @@ export class CarrierSlotRepository extends Repository<Database> {
 }
 
 export class DashboardRepository extends Repository<Database> {
-  /** The newest rows of a table. */
-  async recent(table: DashboardTable, limit: number): Promise<{ id: number; name: string; description: string }[]> {
+  /** The newest rows of a table that `vis` may see. */
+  async recent(table: DashboardTable, limit: number, vis: Visibility): Promise<{ id: number; name: string; description: string }[]> {
     return this.db
       .selectFrom(table as 'tags')
       .select(['id', 'name', 'description'])
+      .where(seenIn(table, vis) ?? ALWAYS)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -66,15 +85,16 @@ export class DashboardRepository extends Repository<Database> {
 
   /**
    * The newest creations and edits across resources, notes, groups and tags; an edit counts
-   * only when it came more than a second after the creation. Each branch reads only its newest
-   * rows from the created_at / updated_at indexes: the creations first, and then the edits no
-   * older than the limit-th newest creation (older ones cannot make the list). Without that
-   * floor an edit branch walks the whole updated_at index when few rows were ever edited.
+   * only when it came more than a second after the creation. Only rows `vis` may see take part.
+   * Each branch reads only its newest rows from the created_at / updated_at indexes: the
+   * creations first, and then the edits no older than the limit-th newest creation (older ones
+   * cannot make the list). Without that floor an edit branch walks the whole updated_at index
+   * when few rows were ever edited.
    */
-  async activity(limit: number): Promise<ActivityRow[]> {
+  async activity(limit: number, vis: Visibility): Promise<ActivityRow[]> {
     const created = ACTIVITY_SOURCES.map(
       ([table, type]) =>
-        sql`SELECT * FROM (SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)} ORDER BY created_at DESC LIMIT ${limit}) ${sql.raw(`c_${table}`)}`,
+        sql`SELECT * FROM (SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)} WHERE ${seenIn(table, vis) ?? ALWAYS} ORDER BY created_at DESC LIMIT ${limit}) ${sql.raw(`c_${table}`)}`,
     );
     const floorRow = await sql<{ at: unknown }>`SELECT at FROM (${sql.join(created, sql` UNION ALL `)}) a ORDER BY at DESC LIMIT 1 OFFSET ${limit - 1}`.execute(this.db);
     const floor = floorRow.rows[0]?.at;
@@ -82,7 +102,7 @@ export class DashboardRepository extends Repository<Database> {
     const newEnough = floor === undefined ? sql`1 = 1` : sql`updated_at >= ${floor}`;
     const updated = ACTIVITY_SOURCES.map(
       ([table, type]) =>
-        sql`SELECT * FROM (SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${newEnough} AND ${edited} ORDER BY updated_at DESC LIMIT ${limit}) ${sql.raw(`u_${table}`)}`,
+        sql`SELECT * FROM (SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${newEnough} AND ${edited} AND ${seenIn(table, vis) ?? ALWAYS} ORDER BY updated_at DESC LIMIT ${limit}) ${sql.raw(`u_${table}`)}`,
     );
     const r = await sql<ActivityRow>`SELECT * FROM (${sql.join([...created, ...updated], sql` UNION ALL `)}) a ORDER BY at DESC LIMIT ${limit}`.execute(this.db);
     return r.rows;
