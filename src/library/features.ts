@@ -55,7 +55,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = mrqlFeature(host);
   searchFeature(host);
   const ui = uiFeature(host);
-  const { categories, noteTypes } = categoriesFeature(host);
+  const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
@@ -69,7 +69,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   adminFeature(host);
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
-  downloadJobsFeature(host, resourceFeature.importDownload);
+  downloadJobsFeature(host, resourceFeature.importDownload, downloads.service);
   reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
@@ -79,7 +79,17 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, { actionJobs, downloads: downloads.service });
+  const plugins = pluginsFeature(host, log, {
+    tags: tags.service,
+    notes: notes.service,
+    groups: groups.service,
+    categories,
+    resourceCategories,
+    noteTypes,
+    resources: resourceFeature.resources,
+    files: resourceFeature.ctx.fs,
+    mrql: mrql.service,
+  }, { actionJobs, downloads: downloads.service });
 
   return { share, mrql, plugins };
 }

@@ -2,6 +2,7 @@
 // groups of reference blocks, and the rows of tables (query-backed tables run their query).
 // Everything is loaded for a whole note at once: one statement per kind, not one per block.
 import type { Principal } from '../auth/principal.js';
+import { visibilityOf } from '../auth/visibility.js';
 import type { BlockRecord, BlockRow, JsonObject } from './records.js';
 import { runTableQuery, type SavedQueryRunner } from './table.js';
 import type { BlockViewRepository } from './view.repository.js';
@@ -59,7 +60,8 @@ export class BlockViews {
 
   /** Everything the blocks of one note need to be shown. */
   async load(blocks: BlockRecord[], principal: Principal): Promise<BlockViewData> {
-    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds')), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'))]);
+    const vis = visibilityOf(principal);
+    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds'), vis), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'), vis)]);
     const tables = new Map<number, TableView>();
     for (const b of blocks) {
       if (b.type !== 'table') continue;

@@ -18,7 +18,7 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, jobDeps: Parameters<typeof pluginJobsFeature>[2]): PluginsFeature {
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, jobDeps: Parameters<typeof pluginJobsFeature>[2]): PluginsFeature {
   const jobs = pluginJobsFeature(host, log, jobDeps);
   const { app, lib, layout } = host;
   const path = lib.config.plugins.path;
@@ -33,7 +33,7 @@ export function pluginsFeature(host: FeatureHost, log: (message: string) => void
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
           extendMah: (plugin, mah) => {
-            installDb(plugin, mah, { ...services, root: () => lib.root });
+            installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
             jobs.install(plugin, mah);
           },
         });
