@@ -8,6 +8,7 @@ import { parseJson } from '../../core/db/values.js';
 import { can, type Principal } from '../auth/principal.js';
 import { DOWNLOAD, type DownloadService } from '../downloads/service.js';
 import type { RemoteParams } from '../downloads/payload.js';
+import { inPluginTransaction, refusedInTransaction } from './db-tx.js';
 import { DurationError, parseDuration } from './duration.js';
 import { currentInvocation } from './invocation.js';
 import type { MahPlugin } from './mah.js';
@@ -124,6 +125,7 @@ export function installDownload(plugin: MahPlugin & { header: PluginHeader }, ma
 }
 
 async function submit(plugin: MahPlugin & { header: PluginHeader }, deps: DownloadDeps, url: string, o: Opts): Promise<unknown> {
+  if (inPluginTransaction()) throw new Error(refusedInTransaction('mah.download.submit', 'the queued job would run whatever the transaction decides'));
   if (plugin.revoked || !deps.manager.get(plugin.name)) throw new Error('this plugin is no longer enabled');
   let parsed: URL;
   try {

@@ -12,6 +12,11 @@ function init()
     local res, err = mah.download.submit(r.url, r.options)
     ctx.json({ res = res, err = err })
   end)
+  mah.api("POST", "submit-in-tx", function(ctx)
+    local inner
+    mah.db.transaction(function() local _, e = mah.download.submit("https://files.example.com/x.bin"); inner = e end)
+    ctx.json({ err = inner })
+  end)
 end`;
 
 const JOBWATCH = `plugin = { name = "jobwatch", api_version = 1, capabilities = { "hooks", "job_events", "kv", "api" } }
@@ -55,6 +60,8 @@ describe('mah.download.submit', () => {
   it('T-113 refuses hosts outside the manifest and other schemes', async () => {
     expect((await submit('https://other.example.com/a.bin')).err).toBe("blocked request to other.example.com: the plugin's manifest does not list this host in `network`");
     expect((await submit('ftp://files.example.com/a')).err).toBe('unsupported URL scheme (only http and https are allowed)');
+    const inTx = await lib.json<{ err?: string }>('POST', '/v1/plugins/dl-fixture/submit-in-tx', {});
+    expect(inTx.body.err).toMatch(/^mah\.download\.submit cannot run inside mah\.db\.transaction/);
   });
 
   it('T-114 validates deferral options', async () => {
