@@ -6,6 +6,8 @@ import { PluginKvRepository } from './kv.repository.js';
 import { PluginManager } from './manager.js';
 import { installDb, type DbServices } from './db.js';
 import { HookDispatcher } from './hooks.js';
+import { installHttp } from './http.js';
+import { installImage } from './image.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
@@ -29,7 +31,11 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           path,
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
-          extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root }),
+          extendMah: (plugin, mah) => {
+            installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
+            installHttp(plugin, mah, log);
+            installImage(plugin, mah);
+          },
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
