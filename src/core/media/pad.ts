@@ -1,7 +1,7 @@
 // Padding an image to an aspect ratio (library-plugins.md §14; the clip image module can use it
 // too): white bars on the short side, the source centred, JPEG kept as JPEG (quality 90) and
 // everything else written as PNG.
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 
 export class PadError extends Error {}
 
@@ -29,7 +29,7 @@ export interface Padded {
 
 /** Pads `input` to `ratio` (width / height). */
 export async function padToAspectRatio(input: Buffer, ratio: number): Promise<Padded> {
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_PIXELS }).metadata();
   } catch (e) {
