@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FeatureHost, Library } from './context.js';
 import type { LibraryRoutes } from './http/routes.js';
-import { layout } from './ui/layout.js';
+import { createLayout } from './ui/layout.js';
 import type { Layout } from '../core/http/pages.js';
 import { auditFeature } from './audit/feature.js';
 import { tagsFeature } from './tags/feature.js';
@@ -33,6 +33,12 @@ import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
+import { ActionJobStore } from './plugins/action-jobs.js';
+import { PluginCatalogue } from './plugins/catalogue.js';
+import type { LoadedPlugin } from './plugins/manager.js';
+import { PluginShortcodeRenderer } from './plugins/shortcodes.js';
+import { PluginBlockTypeSource } from './plugins/block-types.js';
+import { PluginInjections } from './plugins/injections.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -44,14 +50,18 @@ export interface FeatureServers {
 }
 
 export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, lib: Library, history: DownloadHistory, accounts: Accounts, log: (message: string) => void = console.log): FeatureServers {
-  const pageLayout = layout as Layout;
+  // Loaded plugins are published here by the plugin manager and read by every surface that
+  // shows what they registered (shortcodes, blocks, pages, the layout's menu and slots).
+  const pluginCatalogue = new PluginCatalogue<LoadedPlugin>(lib.config.plugins.path !== null);
+  const pluginShortcodes = new PluginShortcodeRenderer(pluginCatalogue, log);
+  const pageLayout: Layout = createLayout(new PluginInjections(pluginCatalogue, log));
   const host: FeatureHost = { app, routes, layout: pageLayout, lib };
   auditFeature(host);
   authFeature(host, accounts);
   accountsFeature(host, accounts);
   savedSearchesFeature(host);
   const tags = tagsFeature(host);
-  const mrql = mrqlFeature(host);
+  const mrql = mrqlFeature(host, { pluginShortcodes });
   searchFeature(host);
   const ui = uiFeature(host);
   const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
@@ -63,13 +73,14 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);
-  jobsFeature(host, downloads.service);
+  const actionJobs = new ActionJobStore();
+  jobsFeature(host, downloads.service, actionJobs);
   adminFeature(host);
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
-  downloadJobsFeature(host, resourceFeature.importDownload);
+  downloadJobsFeature(host, resourceFeature.importDownload, downloads.service);
   reconcileFeature(host, { fs: resourceFeature.ctx.fs });
-  const blocks = blocksFeature(host, { queries });
+  const blocks = blocksFeature(host, { queries, pluginTypes: new PluginBlockTypeSource(pluginCatalogue, log) });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
   const importStore = importsFeature(host, { resources: resourceFeature, blocks: blocks.service }).store;
   startTransferSweeps(app, lib, exportStore, importStore);
@@ -87,7 +98,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
     resources: resourceFeature.resources,
     files: resourceFeature.ctx.fs,
     mrql: mrql.service,
-  });
+  }, { actionJobs, downloads: downloads.service, catalogue: pluginCatalogue, blocks: blocks.service });
 
   return { share, mrql, plugins };
 }

@@ -23,6 +23,8 @@ export interface PageDef<C extends PageContext> {
 export type Layout = ((ctx: PageContext, body: SafeHtml, req: FastifyRequest) => SafeHtml) & {
   /** Members every page's JSON form carries besides its own (who is signed in, say). */
   common?: (req: FastifyRequest) => Record<string, unknown>;
+  /** Asynchronous work the layout needs before it renders for this request (plugin slots). */
+  prepare?: (req: FastifyRequest) => Promise<void>;
 };
 
 /**
@@ -46,6 +48,7 @@ export function registerPage<C extends PageContext>(app: FastifyInstance, layout
     if (reply.sent) return reply;
     if (mode === 'json' || (mode === 'auto' && wantsJson(req))) return reply.type('application/json').send(withoutNulls({ ...ctx, ...layout.common?.(req) }));
     const body = def.view(ctx, req);
+    if (mode !== 'body') await layout.prepare?.(req);
     const html = mode === 'body' ? body.html : `<!doctype html>\n${layout(ctx, body, req).html}`;
     return reply.type('text/html; charset=utf-8').send(html);
   };

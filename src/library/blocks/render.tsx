@@ -2,7 +2,7 @@
 // the small scripts need (public/note-blocks.js: todos, table sorting, calendars); on share pages
 // only state is exposed, never a block's full content (a table's query id and parameters stay
 // private).
-import { h, type SafeHtml } from '../../core/html/jsx.js';
+import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import { Markdown } from '../ui/markdown.js';
 import type { BlockRecord, JsonObject } from './records.js';
 import type { BlockViewData, TableView } from './view.js';
@@ -190,8 +190,13 @@ function inner(b: BlockRecord, ctx: RenderContext): SafeHtml {
       return <TableBlock b={b} ctx={ctx} />;
     case 'calendar':
       return <CalendarBlock b={b} ctx={ctx} />;
-    default:
+    default: {
+      const html = ctx.data.plugins.get(b.id);
+      if (html !== undefined) return <div class="plugin-block">{raw(html)}</div>;
+      const plugin = /^plugin:([^:]+):/.exec(b.type)?.[1];
+      if (plugin) return <p class="empty plugin-missing">This block needs the {plugin} plugin, which is not enabled.</p>;
       return <p class="empty">This block type ({b.type}) cannot be shown.</p>;
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 // What a block needs beyond its own record to be shown: the resources of gallery blocks, the
 // groups of reference blocks, and the rows of tables (query-backed tables run their query).
 // Everything is loaded for a whole note at once: one statement per kind, not one per block.
+import { PLUGIN_BLOCK_PREFIX, type BlockNoteFacts, type PluginBlockTypes } from './plugin-types.js';
 import type { Principal } from '../auth/principal.js';
+import { visibilityOf } from '../auth/visibility.js';
 import type { BlockRecord, BlockRow, JsonObject } from './records.js';
 import { runTableQuery, type SavedQueryRunner } from './table.js';
 import type { BlockViewRepository } from './view.repository.js';
@@ -33,6 +35,8 @@ export interface BlockViewData {
   resources: Map<number, GalleryItem>;
   groups: Map<number, GroupRef>;
   tables: Map<number, TableView>;
+  /** Plugin blocks' HTML (library-plugins.md §22); a block of a type not loaded is absent. */
+  plugins: Map<number, string>;
 }
 
 function idsOf(blocks: BlockRecord[], type: string, key: string): number[] {
@@ -55,11 +59,15 @@ export class BlockViews {
   constructor(
     private readonly repo: BlockViewRepository,
     private readonly queries: SavedQueryRunner,
+    private readonly pluginTypes?: PluginBlockTypes,
   ) {}
 
   /** Everything the blocks of one note need to be shown. */
-  async load(blocks: BlockRecord[], principal: Principal): Promise<BlockViewData> {
-    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds')), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'))]);
+  async load(blocks: BlockRecord[], principal: Principal, note?: BlockNoteFacts): Promise<BlockViewData> {
+    const vis = visibilityOf(principal);
+    const hasPlugin = blocks.some((b) => b.type.startsWith(PLUGIN_BLOCK_PREFIX));
+    const plugins = hasPlugin && note && this.pluginTypes ? await this.pluginTypes.renderViews(blocks, note, principal) : new Map<number, string>();
+    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds'), vis), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'), vis)]);
     const tables = new Map<number, TableView>();
     for (const b of blocks) {
       if (b.type !== 'table') continue;
@@ -79,6 +87,7 @@ export class BlockViews {
       resources: new Map(resources.map((r) => [r.id, { id: r.id, name: r.name, hash: r.hash, contentType: r.content_type }])),
       groups: new Map(groups.map((g) => [g.id, { id: g.id, name: g.name, description: g.description, category: g.category ?? null }])),
       tables,
+      plugins,
     };
   }
 }

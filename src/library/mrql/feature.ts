@@ -4,6 +4,7 @@
 import type { FeatureHost } from '../context.js';
 import type { RuntimeSettings } from '../admin/settings.js';
 import { templatesFeature } from '../templates/feature.js';
+import type { PluginShortcodes } from '../templates/index.js';
 import { MrqlEngine, type MrqlSettings } from './engine.js';
 import { registerMrqlPages } from './pages.js';
 import { registerMrqlSyntaxPage } from './syntax-page.js';
@@ -33,11 +34,11 @@ function mrqlSettings(settings: RuntimeSettings): MrqlSettings {
   };
 }
 
-export function mrqlFeature(host: FeatureHost) {
+export function mrqlFeature(host: FeatureHost, deps: { pluginShortcodes: PluginShortcodes }) {
   const { app, routes, layout, lib } = host;
   const engine = new MrqlEngine(new MrqlRepository(lib.db, lib.dialect), lib.dialect, lib.config.fts, mrqlSettings(lib.settings));
   const service = new MrqlService(engine, new SavedMrqlQueries(new SavedMrqlRepository(lib.db, lib.dialect), lib.bus));
-  const shortcodes = templatesFeature(host, service);
+  const shortcodes = templatesFeature(host, service, deps.pluginShortcodes);
   registerMrqlRoutes(routes, service, { render: (result, principal) => shortcodes.renderResult(result, principal), generation: lib.config.generation });
   registerMrqlPages(app, layout, service);
   registerMrqlSyntaxPage(app, layout);

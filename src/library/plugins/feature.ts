@@ -3,7 +3,8 @@
 import type { FeatureHost } from '../context.js';
 import { registerEndpointRoutes } from './endpoints.js';
 import { PluginKvRepository } from './kv.repository.js';
-import { PluginManager } from './manager.js';
+import { PluginManager, type LoadedPlugin } from './manager.js';
+import type { PluginCatalogue } from './catalogue.js';
 import { installDb, type DbServices } from './db.js';
 import { HookDispatcher } from './hooks.js';
 import { installHttp } from './http.js';
@@ -11,6 +12,16 @@ import { installImage } from './image.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
+import { pluginJobsFeature } from './jobs-feature.js';
+import { registerDisplayTypeRoutes } from './display-types.js';
+import { registerBlockRenderRoute } from './block-types.js';
+import type { BlockService } from '../blocks/service.js';
+
+/** What the rendering surfaces read: the loaded plugins, and the blocks they render. */
+export interface RenderSurfaces {
+  catalogue: PluginCatalogue<LoadedPlugin>;
+  blocks: BlockService;
+}
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -19,7 +30,10 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>): PluginsFeature {
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, deps: Parameters<typeof pluginJobsFeature>[2] & RenderSurfaces): PluginsFeature {
+  const jobs = pluginJobsFeature(host, log, deps);
+  const { app, lib, layout } = host;
+  const { catalogue } = deps;
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -31,19 +45,30 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           path,
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
+          catalogue,
           extendMah: (plugin, mah) => {
             installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
+            jobs.install(plugin, mah);
             installHttp(plugin, mah, log);
             installImage(plugin, mah);
           },
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
+  jobs.attach(manager);
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
+  registerDisplayTypeRoutes(app, catalogue, log);
+  registerBlockRenderRoute(app, { catalogue, blocks: deps.blocks, notes: services.notes, log });
   return {
     manager,
-    start: async () => manager?.start(),
-    close: async () => manager?.close(),
+    start: async () => {
+      await manager?.start();
+      jobs.start();
+    },
+    close: async () => {
+      await jobs.close();
+      await manager?.close();
+    },
   };
 }

@@ -9,6 +9,7 @@ import { decodeJson, encodeJson, JsonValueError } from './json.js';
 import type { PluginKvRepository } from './kv.repository.js';
 import { PLUGIN_NAME, type PluginHeader } from './manifest.js';
 import type { PluginRegistry } from './registry.js';
+import { installInject, installRender } from './render-api.js';
 import { settingForLua } from './settings.js';
 
 export const ABORT_MARKER = 'PLUGIN_ABORT: ';
@@ -175,6 +176,7 @@ export function buildMah(plugin: MahPlugin, services: MahServices): Record<strin
       if (name === undefined || !PLUGIN_NAME.test(name)) throw new Error('mah.doc: name must match ^[a-z][a-z0-9_-]{0,49}$');
       if (e.label === undefined || e.label === null) throw new Error(`mah.doc: entry "${name}" needs a label`);
       if (plugin.registry.docs.some((d) => d.name === name)) throw new Error(`mah.doc: duplicate doc entry "${name}"`);
+      if (plugin.registry.render.shortcodes.has(name)) throw new Error(`mah.doc: "${name}" conflicts with shortcode of the same name`);
       plugin.registry.docs.push({
         name,
         label: String(luaText(e.label) ?? e.label),
@@ -231,6 +233,8 @@ export function buildMah(plugin: MahPlugin, services: MahServices): Record<strin
       plugin.registry.menus.push({ label: luaText(label) ?? String(label ?? ''), path: p });
     };
   }
+  if (has('render')) installRender(plugin, mah);
+  if (has('inject')) installInject(plugin, mah);
   services.extend?.(plugin, mah);
   return mah;
 }

@@ -8,9 +8,8 @@ import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import { wantsJson } from '../../core/http/respond.js';
 import { LuaError } from '../../core/lua/index.js';
-import { can, isScoped } from '../auth/principal.js';
+import { isScoped } from '../auth/principal.js';
 import { actorOf } from '../http/routes.js';
-import { providePluginMenu } from '../ui/layout.js';
 import { actorFor, invocations } from './invocation.js';
 import type { PluginManager, PluginRecord } from './manager.js';
 import { fieldsOf, headersOf, principalTable, queryOf } from './request.js';
@@ -133,16 +132,6 @@ const DONE_MESSAGES: Record<string, string> = {
 };
 
 export function registerPluginPages(app: FastifyInstance, layout: Layout, manager: PluginManager | null, log: (m: string) => void): void {
-  providePluginMenu((req) => {
-    if (!manager || !req.principal || req.principal.anonymous) return null;
-    const items = can(req.principal, 'system') ? [{ label: 'Manage Plugins', href: '/plugins/manage' }] : [];
-    for (const p of manager.active()) {
-      if (isScoped(req.principal) && !manager.openToScoped(p.name)) continue;
-      for (const m of p.registry.menus) items.push({ label: m.label, href: `/plugins/${p.name}/${m.path}` });
-    }
-    return items;
-  });
-
   registerPage(app, layout, {
     path: '/plugins/manage',
     needs: 'system',
@@ -184,8 +173,9 @@ async function servePluginPath(req: FastifyRequest, reply: FastifyReply, manager
   const plugin = manager.get(name);
   if (path === 'public' || path.startsWith('public/')) return serveAsset(req, reply, plugin?.dir, path.slice('public'.length + 1));
   const page = plugin?.registry.pages.get(path);
-  const render = (pageTitle: string, body: SafeHtml, json: Record<string, unknown>) => {
+  const render = async (pageTitle: string, body: SafeHtml, json: Record<string, unknown>) => {
     if (wantsJson(req)) return reply.type('application/json').send({ pageTitle, plugin: name, path, ...json });
+    await layout.prepare?.(req);
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>\n${layout({ pageTitle }, body, req).html}`);
   };
   if (!plugin || !page) return render('Page not found', <Panel title="Page not found" />, { pluginError: 'Page not found' });

@@ -1,6 +1,7 @@
 // Everything one loaded plugin registered from init() and later (library-plugins.md §16–§25).
 // Disabling a plugin drops its registry whole, so nothing it registered stays callable.
 import type { LuaFunctionRef } from '../../core/lua/index.js';
+import { RenderRegistry } from './render-registry.js';
 
 export interface ApiEndpoint {
   handler: LuaFunctionRef;
@@ -34,6 +35,8 @@ export class PluginRegistry {
   readonly pages = new Map<string, PageEntry>();
   readonly menus: MenuEntry[] = [];
   readonly docs: DocEntry[] = [];
+  /** Shortcodes, block and display types, injections (§22–§25). */
+  readonly render = new RenderRegistry();
 
   apiFor(method: string, path: string): ApiEndpoint | undefined {
     return this.apis.get(`${method} ${path}`);
@@ -61,5 +64,6 @@ export class PluginRegistry {
     this.pages.clear();
     this.menus.length = 0;
     this.docs.length = 0;
+    this.render.release();
   }
 }

@@ -11,25 +11,27 @@ import type { Sealer } from './deferred.js';
 import { renderResult } from './mrql.js';
 import { newRenderState } from './render.js';
 import { CARRIER_SLOTS, type Slot, type TemplateRepository } from './repository.js';
-import { renderText, type RenderState } from './state.js';
+import { renderText, type PluginShortcodeCall, type PluginShortcodes, type RenderState } from './state.js';
 
-export type { EntityContext, RenderState, Slot };
+export type { EntityContext, PluginShortcodeCall, PluginShortcodes, RenderState, Slot };
 
 export class Shortcodes {
   constructor(
     private readonly mrql: MrqlService,
     private readonly repo: TemplateRepository,
     private readonly sealer: Sealer,
+    /** The plugin host's shortcode renderer (absent in tools that run without plugins). */
+    private readonly plugins?: PluginShortcodes,
   ) {}
 
   /** A render state for an API response or a preview: [lazy] and [details] render inline. */
   state(principal?: Principal, stats?: Stats, strict = false): RenderState {
-    return newRenderState(this.mrql, new Lookups(this.repo, stats), { principal, stats, strict });
+    return newRenderState(this.mrql, new Lookups(this.repo, stats), { principal, stats, strict, plugins: this.plugins });
   }
 
   /** A render state for a page: one budget and cache for all its slots, deferred [lazy]/[details]. */
   pageState(principal?: Principal): RenderState {
-    return newRenderState(this.mrql, new Lookups(this.repo), { principal, sealer: this.sealer });
+    return newRenderState(this.mrql, new Lookups(this.repo), { principal, sealer: this.sealer, plugins: this.plugins });
   }
 
   /** Expands every shortcode of `text` against the entity. */

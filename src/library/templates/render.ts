@@ -12,7 +12,7 @@ import { esc, formatValue, readPath } from './format.js';
 import { parseShortcodes, splitAt, sourceOf, type CodeNode, type Node } from './parse.js';
 import { mrqlShortcode } from './mrql.js';
 import { conditionalShortcode } from './conditional.js';
-import { anchorsOf, entityUrl, MAX_DEPTH, RenderDeadline, renderText, type RenderState, type Scope } from './state.js';
+import { anchorsOf, entityUrl, MAX_DEPTH, RenderDeadline, renderText, type PluginShortcodes, type RenderState, type Scope } from './state.js';
 
 export interface StateOptions {
   principal?: Principal;
@@ -23,6 +23,8 @@ export interface StateOptions {
   sealer?: Sealer;
   /** Share pages: no MRQL, read-only [meta]. */
   restricted?: boolean;
+  /** Renders [plugin:…] shortcodes (none on share pages). */
+  plugins?: PluginShortcodes;
 }
 
 export function newRenderState(mrql: MrqlService, lookups: Lookups, opts: StateOptions = {}): RenderState {
@@ -41,6 +43,7 @@ export function newRenderState(mrql: MrqlService, lookups: Lookups, opts: StateO
     partials: new Map(),
     sealer: opts.sealer,
     restricted: opts.restricted,
+    plugins: opts.restricted ? undefined : opts.plugins,
   };
 }
 
@@ -114,8 +117,28 @@ async function renderCode(n: CodeNode, s: Scope): Promise<string> {
     case 'footer':
       return n.body ? `${n.open}${await renderNodes(n.body, inner)}[/${n.name}]` : n.open;
     default:
-      return '<!-- mr:plugin unavailable in this context -->';
+      return pluginCode(n, s);
   }
+}
+
+const PLUGIN_UNAVAILABLE = '<!-- mr:plugin unavailable in this context -->';
+
+/** [plugin:<plugin>:<name>]: the plugin's HTML, expanded again for nested shortcodes. */
+async function pluginCode(n: CodeNode, s: Scope): Promise<string> {
+  const plugins = s.state.plugins;
+  const parts = n.name.split(':');
+  if (!plugins || parts.length !== 3 || parts[0] !== 'plugin') return PLUGIN_UNAVAILABLE;
+  const out = await plugins.render({
+    plugin: parts[1],
+    name: parts[2],
+    attrs: n.attrs,
+    inner: n.body ? sourceOf(n.body) : '',
+    isBlock: n.body !== undefined,
+    type: s.ctx.type,
+    entity: s.ctx.entity,
+    principal: s.state.principal,
+  });
+  return out.reprocess ? renderText(out.html, s.ctx, s.state, s.depth + 1) : out.html;
 }
 
 function valueOut(value: unknown, a: Record<string, string>): string {

@@ -36,9 +36,29 @@ export interface RenderState {
    * [reload] reloads the page.
    */
   restricted?: boolean;
+  /** The plugin host's shortcode renderer; absent where plugins are not available. */
+  plugins?: PluginShortcodes;
 }
 
 export class RenderDeadline extends Error {}
+
+/** One [plugin:<plugin>:<name>] use, as the plugin host receives it (library-plugins.md §25). */
+export interface PluginShortcodeCall {
+  plugin: string;
+  name: string;
+  attrs: Record<string, string>;
+  /** Source between the tags; "" for the inline form. */
+  inner: string;
+  isBlock: boolean;
+  type: Entity;
+  entity: Record<string, unknown>;
+  principal?: Principal;
+}
+
+/** Renders plugin shortcodes; `reprocess` is false for markers, which are never expanded again. */
+export interface PluginShortcodes {
+  render(call: PluginShortcodeCall): Promise<{ html: string; reprocess: boolean }>;
+}
 
 export interface EachFrame {
   value: unknown;

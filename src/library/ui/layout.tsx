@@ -1,8 +1,8 @@
 // The page layout: head, header menu, title area, sidebar and main column (companion §6.2).
 import type { FastifyRequest } from 'fastify';
 import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
-import type { PageContext } from '../../core/http/pages.js';
-import { can, type Principal } from '../auth/principal.js';
+import type { Layout, PageContext } from '../../core/http/pages.js';
+import { can, mayImportGroups, type Principal } from '../auth/principal.js';
 import { authEnabledFor, csrfTokenOf } from '../auth/pipeline.js';
 import { isSafeRelativePath } from '../../core/http/respond.js';
 import { withoutForbiddenActions, type Permission } from './permitted.js';
@@ -83,7 +83,6 @@ function active(req: FastifyRequest, href: string): boolean {
   return path === href || (href !== '/' && path.startsWith(href));
 }
 
-layout.common = pageCommon;
 
 /** A failed form's message; a duplicate names the existing entity with a link (`errorLink`). */
 function ErrorBanner(props: { message: string; req: FastifyRequest }): SafeHtml {
@@ -115,11 +114,28 @@ export interface PluginMenuItem {
   href: string;
 }
 
-let pluginMenu: ((req: FastifyRequest) => PluginMenuItem[] | null) | undefined;
+/**
+ * What the plugin host contributes to every page (library-plugins.md §20.2, §24): the Plugins
+ * menu (null hides it: plugin system off, or a signed-out viewer) and the injection slots this
+ * request's page shows, rendered before the layout because plugin renders are asynchronous.
+ */
+export interface LayoutPlugins {
+  menu(req: FastifyRequest): PluginMenuItem[] | null;
+  slots(req: FastifyRequest): Promise<PageSlots>;
+}
 
-/** The plugin host supplies the Plugins menu; null for a viewer hides it (plugin system off). */
-export function providePluginMenu(provider: (req: FastifyRequest) => PluginMenuItem[] | null): void {
-  pluginMenu = provider;
+/** Injected HTML by slot name (head, page_top, sidebar_top, resource_detail_before …). */
+export type PageSlots = Readonly<Record<string, string>>;
+
+const NO_SLOTS: PageSlots = {};
+
+/** Which detail or list page this is, for its injection slots (§24). */
+function pageSlotPrefix(req: FastifyRequest): { detail?: string; list?: string } {
+  const path = req.url.split('?')[0];
+  const detail = /^\/(resource|note|group)$/.exec(path)?.[1];
+  if (detail) return { detail };
+  const list = /^\/(resource|note|group)s$/.exec(path)?.[1];
+  return list ? { list } : {};
 }
 
 export interface LayoutExtras {
@@ -144,15 +160,40 @@ function PluginsMenu(props: { items: PluginMenuItem[] | null }) {
   );
 }
 
-export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage?: string }, body: SafeHtml, req: FastifyRequest): SafeHtml {
+type LayoutContext = PageContext & { _layout?: LayoutExtras; errorMessage?: string };
+
+/** The layout with the plugin host's menu and slots; `prepare` renders the slots first. */
+export function createLayout(plugins: LayoutPlugins): Layout {
+  const prepared = new WeakMap<FastifyRequest, PageSlots>();
+  const pageLayout: Layout = (ctx, body, req) => renderLayout(ctx as LayoutContext, body, req, plugins.menu(req), prepared.get(req) ?? NO_SLOTS);
+  pageLayout.common = pageCommon;
+  pageLayout.prepare = async (req) => {
+    prepared.set(req, await plugins.slots(req));
+  };
+  return pageLayout;
+}
+
+/** The layout without plugin contributions (error pages). */
+export function layout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest): SafeHtml {
+  return renderLayout(ctx, body, req, null, NO_SLOTS);
+}
+
+function Injected(props: { html: string | undefined }): SafeHtml | null {
+  return props.html ? raw(props.html) : null;
+}
+
+function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, pluginMenu: PluginMenuItem[] | null, slots: PageSlots): SafeHtml {
   const extras = ctx._layout ?? {};
+  const page = pageSlotPrefix(req);
+  const detail = page.detail;
   const principal: Principal | null = req.principal ?? null;
   const signedOut = !principal || principal.anonymous === true;
   const showAccount = authEnabledFor(req) && !signedOut;
   const permission = permissionOf(req);
   // A super-user may do everything; everyone else sees only what they may use.
   const trim = (html: SafeHtml | undefined) => (html === undefined || !principal || principal.superUser ? html : raw(withoutForbiddenActions(html.html, permission)));
-  const adminItems = ADMIN_MENU.filter(([, href]) => permission.page(href));
+  // Import is refused to group-limited principals whatever their role (the page answers 403).
+  const adminItems = ADMIN_MENU.filter(([, href]) => permission.page(href) && (href !== '/admin/import' || (principal !== null && mayImportGroups(principal))));
   return (
     <html lang="en">
       <head>
@@ -167,9 +208,11 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
         <script src="/public/csrf.js"></script>
         <script src="/public/picker.js"></script>
         <script defer src="/public/vendor/alpine.min.js"></script>
+        <Injected html={slots.head} />
       </head>
       <body>
         <a class="skip" href="#main-content">Skip to content</a>
+        <Injected html={slots.page_top} />
         <header class="topbar">
           <a class="brand" href="/dashboard">Stacks</a>
           {signedOut ? null : (
@@ -194,7 +237,7 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
                   </div>
                 </details>
               ) : null}
-              <PluginsMenu items={pluginMenu?.(req) ?? null} />
+              <PluginsMenu items={pluginMenu} />
             </nav>
           )}
           {signedOut ? null : (
@@ -228,14 +271,21 @@ export function layout(ctx: PageContext & { _layout?: LayoutExtras; errorMessage
               <button type="button" id="sidebar-close" class="sidebar-close secondary">
                 Close
               </button>
+              <Injected html={slots.sidebar_top} />
               {trim(extras.sidebar)}
+              <Injected html={detail ? slots[`${detail}_detail_sidebar`] : undefined} />
+              <Injected html={slots.sidebar_bottom} />
             </aside>
           ) : null}
           <main id="main-content">
             {ctx.errorMessage ? <ErrorBanner message={ctx.errorMessage} req={req} /> : req.flash ? <Flash message={req.flash} /> : null}
+            <Injected html={detail ? slots[`${detail}_detail_before`] : page.list ? slots[`${page.list}_list_before`] : undefined} />
             {trim(body)}
+            <Injected html={detail ? slots[`${detail}_detail_after`] : page.list ? slots[`${page.list}_list_after`] : undefined} />
           </main>
         </div>
+        <Injected html={slots.page_bottom} />
+        <Injected html={slots.scripts} />
       </body>
     </html>
   );
