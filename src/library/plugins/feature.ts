@@ -7,6 +7,8 @@ import { PluginManager, type LoadedPlugin } from './manager.js';
 import type { PluginCatalogue } from './catalogue.js';
 import { installDb, type DbServices } from './db.js';
 import { HookDispatcher } from './hooks.js';
+import { installHttp } from './http.js';
+import { installImage } from './image.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
@@ -47,6 +49,8 @@ export function pluginsFeature(host: FeatureHost, log: (message: string) => void
           extendMah: (plugin, mah) => {
             installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
             jobs.install(plugin, mah);
+            installHttp(plugin, mah, log);
+            installImage(plugin, mah);
           },
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);

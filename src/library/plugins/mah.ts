@@ -7,7 +7,7 @@ import type { CapabilityId } from './capabilities.js';
 import { currentInvocation } from './invocation.js';
 import { decodeJson, encodeJson, JsonValueError } from './json.js';
 import type { PluginKvRepository } from './kv.repository.js';
-import { PLUGIN_NAME } from './manifest.js';
+import { PLUGIN_NAME, type PluginHeader } from './manifest.js';
 import type { PluginRegistry } from './registry.js';
 import { installInject, installRender } from './render-api.js';
 import { settingForLua } from './settings.js';
@@ -32,6 +32,8 @@ export interface MahPlugin {
   readonly revoked: boolean;
   /** In-memory settings (§6.4); null when none are loaded. */
   readonly settings: Record<string, unknown> | null;
+  /** The plugin's header (its manifest's network rules, for mah.http). */
+  readonly header?: PluginHeader;
 }
 
 export interface MahServices {
