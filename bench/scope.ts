@@ -3,14 +3,16 @@
 // holds a fifth of them (and of the resources), the leaf user's one group a hundredth.
 // Run: npx tsx bench/scope.ts [--resources 100000] [--backend sqlite|postgres]
 import { performance } from 'node:perf_hooks';
-import { ADMIN, asBearer, login, makeAccount, startAuthLibrary } from '../test/helpers/accounts.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
 const total = Number(arg('resources', '100000'));
+// The test helpers read TEST_DB when they load, so they are imported after it is set.
 if (arg('backend', 'sqlite') === 'postgres') process.env.TEST_DB = 'postgres';
+process.env.PG_TEST_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const { ADMIN, asBearer, login, makeAccount, startAuthLibrary } = await import('../test/helpers/accounts.js');
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -75,7 +77,7 @@ try {
     const one = await p50(`${label} leaf`, 30, () => lib.fetch(path, { headers: leaf }));
     results.push({ scenario: label, admin_p50_ms: unscoped, scoped_p50_ms: subtree, scoped_ratio: +(subtree / unscoped).toFixed(2), leaf_p50_ms: one, leaf_ratio: +(one / unscoped).toFixed(2) });
   }
-  console.log(JSON.stringify({ benchmark: 'scope', backend: process.env.TEST_DB ?? 'sqlite', resources: total, groups: 100, scoped_share: '20%', leaf_share: '1%', load_ms: Math.round(loadMs), results }, null, 2));
+  console.log(JSON.stringify({ benchmark: 'scope', backend: process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite', resources: total, groups: 100, scoped_share: '20%', leaf_share: '1%', load_ms: Math.round(loadMs), results }, null, 2));
 } finally {
   await lib.close();
 }

@@ -1,7 +1,7 @@
 // MRQL benchmark runner (mrql.md §23.3): loads (or reuses) the profile's fixture, starts a library
 // on loopback, runs each scenario 5 times to warm up and 100 measured times, and prints per
 // scenario p50/p95 wall time, SQL statement count and rows as JSON.
-// Run: npm run bench:mrql -- --profile 100k --backend sqlite [--runs 100] [--only id,id] [--fresh]
+// Run: npm run bench:mrql -- --profile 100k --backend sqlite [--runs 100] [--only id,id] [--fresh] [--cpu]
 //      [--pg-database name] (PostgreSQL: the fixture database's name, stacks_bench_mrql_<profile> by default)
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,9 @@ const backend = arg('backend', 'sqlite');
 const runs = Number(arg('runs', '100'));
 const only = arg('only', '').split(',').filter(Boolean);
 const fresh = process.argv.includes('--fresh');
+// --cpu: time each run by the process's CPU time instead of the wall clock, so a busy machine
+// (other processes competing for the cores) does not blur an A/B comparison.
+const clock = process.argv.includes('--cpu') ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } : () => performance.now();
 const PG_URL = process.env.PG_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dataDir = join(import.meta.dirname, '..', '.data');
 
@@ -85,9 +88,9 @@ async function measure(lib: RunningLibrary, s: Scenario) {
   for (let i = 0; i < 5; i++) await once();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
+    const t = clock();
     await once();
-    times.push(performance.now() - t);
+    times.push(clock() - t);
   }
   times.sort((a, b) => a - b);
   return { id: s.id, p50_ms: +percentile(times, 50).toFixed(3), p95_ms: +percentile(times, 95).toFixed(3), statements: last.statements, rows: last.rows };

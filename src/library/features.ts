@@ -38,6 +38,7 @@ import type { LoadedPlugin } from './plugins/manager.js';
 import { PluginShortcodeRenderer } from './plugins/shortcodes.js';
 import { PluginBlockTypeSource } from './plugins/block-types.js';
 import { PluginInjections } from './plugins/injections.js';
+import { ActionJobStore } from './plugins/action-jobs.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -63,7 +64,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const mrql = mrqlFeature(host, { pluginShortcodes });
   searchFeature(host);
   const ui = uiFeature(host);
-  const { categories, noteTypes } = categoriesFeature(host);
+  const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
   const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
@@ -72,11 +73,12 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   metaKeysFeature(host);
 
   const downloads = downloadsFeature(host, history);
-  jobsFeature(host, downloads.service);
+  const actionJobs = new ActionJobStore();
+  jobsFeature(host, downloads.service, actionJobs);
   adminFeature(host);
 
   const resourceFeature = resourcesFeature(host, { downloads: downloads.service, tags: tags.service, pickers: ui.pickers, shortcodes: mrql.shortcodes });
-  downloadJobsFeature(host, resourceFeature.importDownload);
+  downloadJobsFeature(host, resourceFeature.importDownload, downloads.service);
   reconcileFeature(host, { fs: resourceFeature.ctx.fs });
   const blocks = blocksFeature(host, { queries, pluginTypes: new PluginBlockTypeSource(pluginCatalogue, log) });
   const exportStore = exportsFeature(host, { fs: resourceFeature.ctx.fs }).store;
@@ -86,7 +88,17 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const sharing = sharingFeature(host, { blocks, shortcodes: mrql.shortcodes });
   const notes = notesFeature(host, { tags: tags.service, noteTypes, blocks, sharing: sharing.service, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   const share = sharing.server;
-  const plugins = pluginsFeature(host, log, { tags: tags.service, notes: notes.service, groups: groups.service, categories }, { catalogue: pluginCatalogue, blocks: blocks.service });
+  const plugins = pluginsFeature(host, log, {
+    tags: tags.service,
+    notes: notes.service,
+    groups: groups.service,
+    categories,
+    resourceCategories,
+    noteTypes,
+    resources: resourceFeature.resources,
+    files: resourceFeature.ctx.fs,
+    mrql: mrql.service,
+  }, { actionJobs, downloads: downloads.service }, { catalogue: pluginCatalogue, blocks: blocks.service });
 
   return { share, mrql, plugins };
 }

@@ -7,8 +7,98 @@ SELECT
 FROM
   "notes"
 WHERE
-  "id" = $1;
+  "id" = $1
+  AND 1 = 1;
 -- params: [7]
+
+-- BlockRepository.note (confined)
+SELECT
+  "id",
+  "name",
+  "description",
+  "note_type_id"
+FROM
+  "notes"
+WHERE
+  "id" = $1
+  AND "notes"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [7,3]
+
+-- BlockRepository.find
+SELECT
+  *
+FROM
+  "note_blocks"
+WHERE
+  "id" = $1
+  AND 1 = 1;
+-- params: [12]
+
+-- BlockRepository.find (confined)
+SELECT
+  *
+FROM
+  "note_blocks"
+WHERE
+  "id" = $1
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      "notes" vis_e
+    WHERE
+      vis_e.id = "note_blocks"."note_id"
+      AND "vis_e"."owner_id" IN (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $2
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      )
+  );
+-- params: [12,3]
 
 -- BlockRepository.filterFacts
 SELECT
@@ -20,15 +110,6 @@ FROM
 WHERE
   "notes"."id" = $1;
 -- params: [7]
-
--- BlockRepository.find
-SELECT
-  *
-FROM
-  "note_blocks"
-WHERE
-  "id" = $1;
--- params: [12]
 
 -- BlockRepository.ofNote
 SELECT
@@ -138,8 +219,77 @@ SELECT
 FROM
   "queries"
 WHERE
-  "id" IN ($1, $2);
+  "id" IN ($1, $2)
+  AND 1 = 1;
 -- params: [3,4]
+
+-- BlockRepository.existing (resources, confined)
+SELECT
+  "id"
+FROM
+  "resources"
+WHERE
+  "id" IN ($1, $2)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [3,4,3]
+
+-- BlockRepository.existing (groups, confined)
+SELECT
+  "id"
+FROM
+  "groups"
+WHERE
+  "id" IN ($1)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [3,3]
 
 -- BlockRepository.setNoteDescription
 UPDATE "notes"
@@ -160,8 +310,46 @@ SELECT
 FROM
   "resources"
 WHERE
-  "id" IN ($1, $2);
+  "id" IN ($1, $2)
+  AND 1 = 1;
 -- params: [1,2]
+
+-- BlockViewRepository.galleryResources (confined)
+SELECT
+  "id",
+  "name",
+  "hash",
+  "content_type"
+FROM
+  "resources"
+WHERE
+  "id" IN ($1, $2)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [1,2,3]
 
 -- BlockViewRepository.referencedGroups
 SELECT
@@ -173,8 +361,47 @@ FROM
   "groups"
   LEFT JOIN "categories" ON "categories"."id" = "groups"."category_id"
 WHERE
-  "groups"."id" IN ($1);
+  "groups"."id" IN ($1)
+  AND 1 = 1;
 -- params: [3]
+
+-- BlockViewRepository.referencedGroups (confined)
+SELECT
+  "groups"."id",
+  "groups"."name",
+  "groups"."description",
+  "categories"."name" AS "category"
+FROM
+  "groups"
+  LEFT JOIN "categories" ON "categories"."id" = "groups"."category_id"
+WHERE
+  "groups"."id" IN ($1)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [3,3]
 
 -- BlockViewRepository.storedFile
 SELECT
@@ -185,5 +412,43 @@ SELECT
 FROM
   "resources"
 WHERE
-  "id" = $1;
+  "id" = $1
+  AND 1 = 1;
 -- params: [4]
+
+-- BlockViewRepository.storedFile (confined)
+SELECT
+  "id",
+  "hash",
+  "location",
+  "storage_location"
+FROM
+  "resources"
+WHERE
+  "id" = $1
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [4,3]

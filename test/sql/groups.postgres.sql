@@ -81,34 +81,75 @@ ORDER BY
 
 -- GroupRepository.page
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "groups".*
 FROM
   "groups"
 WHERE
-  "groups"."id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $1
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  groups.id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $1
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "groups"."created_at" DESC,
@@ -120,6 +161,45 @@ OFFSET
 -- params: [3,50,0]
 
 -- GroupRepository.page (name widened to parents and children, exact)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -146,30 +226,32 @@ WHERE
         AND "nc"."name" = $3
     )
   )
-  AND "groups"."id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $4
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND groups.id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $4
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "groups"."created_at" DESC,
@@ -181,6 +263,45 @@ OFFSET
 -- params: ["Home","Home","Home",3,50,0]
 
 -- GroupRepository.page (tags widened, description, url, dates)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -250,30 +371,32 @@ WHERE
         AND gt.tag_id = $10
     )
   )
-  AND "groups"."id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $11
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND groups.id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $11
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "groups"."created_at" DESC,
@@ -285,6 +408,45 @@ OFFSET
 -- params: ["%trip%","%example%","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z",1,1,1,2,2,2,3,50,0]
 
 -- GroupRepository.page (groups, notes, resources)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -342,30 +504,32 @@ WHERE
         AND o.owner_id = "groups".id
     )
   )
-  AND "groups"."id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $7
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND groups.id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $7
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "groups"."created_at" DESC,
@@ -377,6 +541,45 @@ OFFSET
 -- params: [3,3,4,4,5,5,3,50,0]
 
 -- GroupRepository.page (categories, owner, ids, relation side, sorted by meta)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -394,30 +597,32 @@ WHERE
     WHERE
       rt.id = $7
   )
-  AND "groups"."id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $8
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND groups.id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $8
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   ("groups"."meta" #>> '{rank}') DESC NULLS LAST,
@@ -431,6 +636,45 @@ OFFSET
 -- params: [1,2,1,3,4,5,6,3,50,100]
 
 -- GroupRepository.page (MetaQuery with parent. and child., MRQL)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -468,30 +712,32 @@ WHERE
         )
     )
   )
-  AND "groups"."id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $5
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND groups.id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $5
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "groups"."created_at" DESC,

@@ -81,11 +81,50 @@ ORDER BY
 
 -- GroupRepository.page
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "groups".*
 FROM
   "groups"
 WHERE
-  "groups"."id" IN (
+  + groups.id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -121,6 +160,45 @@ OFFSET
 
 -- GroupRepository.page (name widened to parents and children, exact)
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "groups".*
 FROM
   "groups"
@@ -146,7 +224,7 @@ WHERE
         AND "nc"."name" = ?
     )
   )
-  AND "groups"."id" IN (
+  AND groups.id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -181,6 +259,45 @@ OFFSET
 -- params: ["Home","Home","Home",3,50,0]
 
 -- GroupRepository.page (tags widened, description, url, dates)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -250,7 +367,7 @@ WHERE
         AND gt.tag_id = ?
     )
   )
-  AND "groups"."id" IN (
+  AND groups.id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -285,6 +402,45 @@ OFFSET
 -- params: ["%trip%","%example%","2024-01-01T00:00:00.000Z","2024-12-31T00:00:00.000Z",1,1,1,2,2,2,3,50,0]
 
 -- GroupRepository.page (groups, notes, resources)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "groups".*
 FROM
@@ -342,7 +498,7 @@ WHERE
         AND o.owner_id = "groups".id
     )
   )
-  AND "groups"."id" IN (
+  AND groups.id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -378,6 +534,45 @@ OFFSET
 
 -- GroupRepository.page (categories, owner, ids, relation side, sorted by meta)
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "groups".*
 FROM
   "groups"
@@ -394,7 +589,7 @@ WHERE
     WHERE
       rt.id = ?
   )
-  AND "groups"."id" IN (
+  AND groups.id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -432,6 +627,45 @@ OFFSET
 
 -- GroupRepository.page (MetaQuery with parent. and child., MRQL)
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "groups".*
 FROM
   "groups"
@@ -468,7 +702,7 @@ WHERE
         )
     )
   )
-  AND "groups"."id" IN (
+  AND groups.id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT

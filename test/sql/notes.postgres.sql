@@ -81,34 +81,75 @@ ORDER BY
 
 -- NoteRepository.page
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "notes".*
 FROM
   "notes"
 WHERE
-  "notes"."owner_id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $1
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  notes.owner_id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $1
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "notes"."created_at" DESC,
@@ -120,6 +161,45 @@ OFFSET
 -- params: [3,50,0]
 
 -- NoteRepository.page (every filter)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "notes".*
 FROM
@@ -172,30 +252,32 @@ WHERE
   AND "notes"."note_type_id" IN ($20, $21)
   AND "notes"."share_token" IS NOT NULL
   AND ((CAST(("notes"."meta" #> '{colour}') AS text) LIKE $22 ESCAPE '\'))
-  AND "notes"."owner_id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $23
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND notes.owner_id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $23
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   ("notes"."meta" #>> '{colour}') DESC NULLS LAST,

@@ -81,11 +81,50 @@ ORDER BY
 
 -- NoteRepository.page
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "notes".*
 FROM
   "notes"
 WHERE
-  "notes"."owner_id" IN (
+  + notes.owner_id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -120,6 +159,45 @@ OFFSET
 -- params: [3,50,0]
 
 -- NoteRepository.page (every filter)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "notes".*
 FROM
@@ -172,7 +250,7 @@ WHERE
   AND "notes"."note_type_id" IN (?, ?)
   AND "notes"."share_token" IS NOT NULL
   AND ((CAST(json_extract("notes"."meta", '$.colour') AS TEXT) LIKE ? ESCAPE '\'))
-  AND "notes"."owner_id" IN (
+  AND notes.owner_id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT

@@ -149,3 +149,441 @@ DELETE FROM "plugin_kvs"
 WHERE
   "plugin_name" = $1;
 -- params: ["kv-fixture"]
+
+-- ActionTargetsRepository.describe resource
+SELECT
+  "id",
+  "content_type",
+  "resource_category_id"
+FROM
+  "resources"
+WHERE
+  "id" IN ($1, $2)
+  AND "resources"."owner_id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $3
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [1,2,7]
+
+-- ActionTargetsRepository.describe group
+SELECT
+  "id",
+  "category_id"
+FROM
+  "groups"
+WHERE
+  "id" IN ($1)
+  AND "groups"."id" IN (
+    WITH RECURSIVE
+      scope_tree (id, depth) AS (
+        SELECT
+          id,
+          0
+        FROM
+          "groups"
+        WHERE
+          id = $2
+        UNION
+        SELECT
+          g.id,
+          s.depth + 1
+        FROM
+          "groups" g
+          JOIN scope_tree s ON g.owner_id = s.id
+        WHERE
+          s.depth < 50
+      )
+    SELECT
+      id
+    FROM
+      scope_tree
+  );
+-- params: [3,7]
+
+-- ActionTargetsRepository.describe note
+SELECT
+  "id",
+  "note_type_id"
+FROM
+  "notes"
+WHERE
+  "id" IN ($1);
+-- params: [4]
+
+-- PluginScheduleRepository.list
+SELECT
+  "id",
+  "plugin_name",
+  "schedule_id",
+  "every_seconds",
+  "overlap",
+  "next_due_at",
+  "claim_token",
+  "claimed_at",
+  "last_run_at",
+  "last_status",
+  "last_error",
+  "runs",
+  "created_by_user_id"
+FROM
+  "plugin_schedules"
+WHERE
+  "plugin_name" = $1
+ORDER BY
+  "schedule_id";
+-- params: ["sched-fixture"]
+
+-- PluginScheduleRepository.find
+SELECT
+  "id",
+  "plugin_name",
+  "schedule_id",
+  "every_seconds",
+  "overlap",
+  "next_due_at",
+  "claim_token",
+  "claimed_at",
+  "last_run_at",
+  "last_status",
+  "last_error",
+  "runs",
+  "created_by_user_id"
+FROM
+  "plugin_schedules"
+WHERE
+  "plugin_name" = $1
+  AND "schedule_id" = $2;
+-- params: ["sched-fixture","hourly"]
+
+-- PluginScheduleRepository.declare by an operator
+INSERT INTO
+  "plugin_schedules" (
+    "plugin_name",
+    "schedule_id",
+    "every_seconds",
+    "overlap",
+    "next_due_at",
+    "created_by_user_id",
+    "created_at",
+    "updated_at"
+  )
+VALUES
+  ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT ("plugin_name", "schedule_id") DO UPDATE
+SET
+  "every_seconds" = $9,
+  "overlap" = $10,
+  "updated_at" = $11,
+  "created_by_user_id" = $12;
+-- params: ["sched-fixture","hourly",3600,"skip","2026-01-02T03:04:05.000Z",1,"2024-06-01T12:00:00.000Z","2024-06-01T12:00:00.000Z",3600,"skip","2024-06-01T12:00:00.000Z",1]
+
+-- PluginScheduleRepository.declare at start-up
+INSERT INTO
+  "plugin_schedules" (
+    "plugin_name",
+    "schedule_id",
+    "every_seconds",
+    "overlap",
+    "next_due_at",
+    "created_by_user_id",
+    "created_at",
+    "updated_at"
+  )
+VALUES
+  ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT ("plugin_name", "schedule_id") DO UPDATE
+SET
+  "every_seconds" = $9,
+  "overlap" = $10,
+  "updated_at" = $11;
+-- params: ["sched-fixture","hourly",3600,"skip","2026-01-02T03:04:05.000Z",null,"2024-06-01T12:00:00.000Z","2024-06-01T12:00:00.000Z",3600,"skip","2024-06-01T12:00:00.000Z"]
+
+-- PluginScheduleRepository.due
+SELECT
+  "id",
+  "plugin_name",
+  "schedule_id",
+  "every_seconds",
+  "overlap",
+  "next_due_at",
+  "claim_token",
+  "claimed_at",
+  "last_run_at",
+  "last_status",
+  "last_error",
+  "runs",
+  "created_by_user_id"
+FROM
+  "plugin_schedules"
+WHERE
+  "next_due_at" <= $1
+  AND "created_by_user_id" IS NOT NULL
+  AND (
+    "claim_token" IS NULL
+    OR "claimed_at" < $2
+  )
+ORDER BY
+  "next_due_at",
+  "id"
+LIMIT
+  $3;
+-- params: ["2026-01-02T03:04:05.000Z","2026-01-02T02:57:00.000Z",100]
+
+-- PluginScheduleRepository.claim
+UPDATE "plugin_schedules"
+SET
+  "claim_token" = $1,
+  "claimed_at" = $2
+WHERE
+  "id" = $3
+  AND (
+    "claim_token" IS NULL
+    OR "claimed_at" < $4
+  );
+-- params: ["token","2026-01-02T03:04:05.000Z",1,"2026-01-02T02:57:00.000Z"]
+
+-- PluginScheduleRepository.release
+UPDATE "plugin_schedules"
+SET
+  "claim_token" = $1,
+  "claimed_at" = $2
+WHERE
+  "id" = $3
+  AND "claim_token" = $4;
+-- params: [null,null,1,"token"]
+
+-- PluginScheduleRepository.advance
+UPDATE "plugin_schedules"
+SET
+  "next_due_at" = $1,
+  "claim_token" = $2,
+  "claimed_at" = $3,
+  "updated_at" = $4
+WHERE
+  "id" = $5
+  AND "claim_token" = $6;
+-- params: ["2026-01-02T03:04:05.000Z",null,null,"2024-06-01T12:00:00.000Z",1,"token"]
+
+-- PluginScheduleRepository.record and release
+UPDATE "plugin_schedules"
+SET
+  "last_run_at" = $1,
+  "last_status" = $2,
+  "last_error" = $3,
+  "updated_at" = $4,
+  "next_due_at" = $5,
+  "claim_token" = $6,
+  "claimed_at" = $7,
+  "runs" = "runs" + $8
+WHERE
+  "id" = $9
+  AND "claim_token" = $10;
+-- params: ["2026-01-02T03:04:05.000Z","completed","","2024-06-01T12:00:00.000Z","2026-01-02T03:04:05.000Z",null,null,1,1,"token"]
+
+-- PluginScheduleRepository.record
+UPDATE "plugin_schedules"
+SET
+  "last_run_at" = $1,
+  "last_status" = $2,
+  "last_error" = $3,
+  "updated_at" = $4,
+  "runs" = "runs" + $5
+WHERE
+  "id" = $6;
+-- params: ["2026-01-02T03:04:05.000Z","failed","x","2024-06-01T12:00:00.000Z",1,1]
+
+-- PluginScheduleRepository.owner
+SELECT
+  "id",
+  "username",
+  "role",
+  "scope_group_id",
+  "disabled"
+FROM
+  "users"
+WHERE
+  "id" = $1;
+-- params: [1]
+
+-- ScheduledDownloadRepository.insert
+INSERT INTO
+  "plugin_scheduled_downloads" ("plugin_name", "url", "payload", "due_at", "created_by_user_id", "created_at", "updated_at")
+VALUES
+  ($1, $2, $3, $4, $5, $6, $7)
+RETURNING
+  "id";
+-- params: ["dl-fixture","https://files.example.com/a.bin","{}","2026-01-02T03:04:05.000Z",1,"2024-06-01T12:00:00.000Z","2024-06-01T12:00:00.000Z"]
+
+-- ScheduledDownloadRepository.list
+SELECT
+  "id",
+  "plugin_name",
+  "url",
+  "payload",
+  "due_at",
+  "status",
+  "job_id",
+  "last_error",
+  "attempts",
+  "claim_token",
+  "claimed_at",
+  "created_by_user_id",
+  "created_at",
+  "updated_at"
+FROM
+  "plugin_scheduled_downloads"
+WHERE
+  "plugin_name" = $1
+ORDER BY
+  "due_at",
+  "id";
+-- params: ["dl-fixture"]
+
+-- ScheduledDownloadRepository.find
+SELECT
+  "id",
+  "plugin_name",
+  "url",
+  "payload",
+  "due_at",
+  "status",
+  "job_id",
+  "last_error",
+  "attempts",
+  "claim_token",
+  "claimed_at",
+  "created_by_user_id",
+  "created_at",
+  "updated_at"
+FROM
+  "plugin_scheduled_downloads"
+WHERE
+  "id" = $1;
+-- params: [1]
+
+-- ScheduledDownloadRepository.due
+SELECT
+  "id",
+  "plugin_name",
+  "url",
+  "payload",
+  "due_at",
+  "status",
+  "job_id",
+  "last_error",
+  "attempts",
+  "claim_token",
+  "claimed_at",
+  "created_by_user_id",
+  "created_at",
+  "updated_at"
+FROM
+  "plugin_scheduled_downloads"
+WHERE
+  "status" = $1
+  AND "due_at" <= $2
+  AND "created_by_user_id" IS NOT NULL
+  AND "attempts" < $3
+  AND (
+    "claim_token" IS NULL
+    OR "claimed_at" < $4
+  )
+ORDER BY
+  "due_at",
+  "id"
+LIMIT
+  $5;
+-- params: ["pending","2026-01-02T03:04:05.000Z",3,"2026-01-02T02:57:00.000Z",100]
+
+-- ScheduledDownloadRepository.claim
+UPDATE "plugin_scheduled_downloads"
+SET
+  "claim_token" = $1,
+  "claimed_at" = $2
+WHERE
+  "id" = $3
+  AND "status" = $4
+  AND (
+    "claim_token" IS NULL
+    OR "claimed_at" < $5
+  );
+-- params: ["token","2026-01-02T03:04:05.000Z",1,"pending","2026-01-02T02:57:00.000Z"]
+
+-- ScheduledDownloadRepository.release
+UPDATE "plugin_scheduled_downloads"
+SET
+  "claim_token" = $1,
+  "claimed_at" = $2
+WHERE
+  "id" = $3
+  AND "claim_token" = $4;
+-- params: [null,null,1,"token"]
+
+-- ScheduledDownloadRepository.failAttempt
+UPDATE "plugin_scheduled_downloads"
+SET
+  "attempts" = "attempts" + $1,
+  "status" = CASE
+    WHEN "attempts" >= $2 THEN $3
+    ELSE $4
+  END,
+  "last_error" = $5,
+  "claim_token" = $6,
+  "claimed_at" = $7,
+  "updated_at" = $8
+WHERE
+  "id" = $9
+  AND "claim_token" = $10;
+-- params: [1,2,"failed","pending","plugin is not enabled",null,null,"2024-06-01T12:00:00.000Z",1,"token"]
+
+-- ScheduledDownloadRepository.submitted
+UPDATE "plugin_scheduled_downloads"
+SET
+  "attempts" = "attempts" + $1,
+  "status" = $2,
+  "job_id" = $3,
+  "last_error" = $4,
+  "claim_token" = $5,
+  "claimed_at" = $6,
+  "updated_at" = $7
+WHERE
+  "id" = $8
+  AND "claim_token" = $9;
+-- params: [1,"submitted","abcdef0123456789","",null,null,"2024-06-01T12:00:00.000Z",1,"token"]
+
+-- ScheduledDownloadRepository.cancelPending
+UPDATE "plugin_scheduled_downloads"
+SET
+  "status" = $1,
+  "claim_token" = $2,
+  "claimed_at" = $3,
+  "updated_at" = $4
+WHERE
+  "id" = $5
+  AND "status" = $6
+  AND (
+    "claim_token" IS NULL
+    OR "claimed_at" < $7
+  );
+-- params: ["cancelled",null,null,"2024-06-01T12:00:00.000Z",1,"pending","2026-01-02T02:57:00.000Z"]

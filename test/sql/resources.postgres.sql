@@ -81,34 +81,75 @@ ORDER BY
 
 -- ResourceRepository.page (no filter)
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "resources".*
 FROM
   "resources"
 WHERE
-  "resources"."owner_id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $1
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  resources.owner_id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $1
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "resources"."created_at" DESC,
@@ -120,6 +161,45 @@ OFFSET
 -- params: [3,50,0]
 
 -- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "resources".*
 FROM
@@ -183,30 +263,32 @@ WHERE
   AND "resources"."height" <= $23
   AND "resources"."resource_category_id" = $24
   AND "resources"."series_id" = $25
-  AND "resources"."owner_id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $26
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND resources.owner_id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $26
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "resources"."file_size" DESC NULLS LAST,
@@ -219,6 +301,45 @@ OFFSET
 -- params: ["%hol%","%trip%","%image/%","image/jpeg","2024-12-31T00:00:00.000Z","2024-01-01T00:00:00.000Z","2024-11-30T00:00:00.000Z","2024-02-01T00:00:00.000Z",3,4,5,6,6,7,8,9,"a.jpg","http://example.org/a.jpg","abc",10,20,30,40,2,11,3,20,40]
 
 -- ResourceRepository.page (subgroups, untagged, without owner, meta sort)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "resources".*
 FROM
@@ -254,30 +375,32 @@ WHERE
     WHERE
       rt.resource_id = resources.id
   )
-  AND "resources"."owner_id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $2
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND resources.owner_id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $2
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   ("resources"."meta" #>> '{n}') ASC NULLS LAST,
@@ -290,6 +413,45 @@ OFFSET
 -- params: [3,3,50,0]
 
 -- ResourceRepository.page (similar, dHash zero, MetaQuery, MRQL predicate)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "resources".*
 FROM
@@ -340,30 +502,32 @@ WHERE
       )
   )
   AND ((("resources"."meta" #> '{n}') = CAST($4 AS jsonb)))
-  AND "resources"."owner_id" IN (
-    WITH RECURSIVE
-      scope_tree (id, depth) AS (
-        SELECT
-          id,
-          0
-        FROM
-          "groups"
-        WHERE
-          id = $5
-        UNION
-        SELECT
-          g.id,
-          s.depth + 1
-        FROM
-          "groups" g
-          JOIN scope_tree s ON g.owner_id = s.id
-        WHERE
-          s.depth < 50
-      )
-    SELECT
-      id
-    FROM
-      scope_tree
+  AND resources.owner_id = ANY (
+    ARRAY(
+      WITH RECURSIVE
+        scope_tree (id, depth) AS (
+          SELECT
+            id,
+            0
+          FROM
+            "groups"
+          WHERE
+            id = $5
+          UNION
+          SELECT
+            g.id,
+            s.depth + 1
+          FROM
+            "groups" g
+            JOIN scope_tree s ON g.owner_id = s.id
+          WHERE
+            s.depth < 50
+        )
+      SELECT
+        id
+      FROM
+        scope_tree
+    )
   )
 ORDER BY
   "resources"."created_at" DESC,

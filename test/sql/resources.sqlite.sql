@@ -81,11 +81,50 @@ ORDER BY
 
 -- ResourceRepository.page (no filter)
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "resources".*
 FROM
   "resources"
 WHERE
-  "resources"."owner_id" IN (
+  + resources.owner_id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -120,6 +159,45 @@ OFFSET
 -- params: [3,50,0]
 
 -- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "resources".*
 FROM
@@ -183,7 +261,7 @@ WHERE
   AND "resources"."height" <= ?
   AND "resources"."resource_category_id" = ?
   AND "resources"."series_id" = ?
-  AND "resources"."owner_id" IN (
+  AND resources.owner_id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -220,6 +298,45 @@ OFFSET
 
 -- ResourceRepository.page (subgroups, untagged, without owner, meta sort)
 SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
+SELECT
   "resources".*
 FROM
   "resources"
@@ -254,7 +371,7 @@ WHERE
     WHERE
       rt.resource_id = resources.id
   )
-  AND "resources"."owner_id" IN (
+  AND resources.owner_id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT
@@ -290,6 +407,45 @@ OFFSET
 -- params: [3,3,50,0]
 
 -- ResourceRepository.page (similar, dHash zero, MetaQuery, MRQL predicate)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) m
+  ) AS n,
+  (
+    SELECT
+      COUNT(*)
+    FROM
+      "groups"
+  ) AS total;
+-- params: [3]
+
 SELECT
   "resources".*
 FROM
@@ -340,7 +496,7 @@ WHERE
       )
   )
   AND ((json_extract("resources"."meta", '$.n') = ?))
-  AND "resources"."owner_id" IN (
+  AND resources.owner_id IN (
     WITH RECURSIVE
       scope_tree (id, depth) AS (
         SELECT

@@ -255,8 +255,10 @@ export class PluginHost {
     p.errorCount++;
     if (p.errorCount >= AUTO_DISABLE_AFTER) {
       p.log(`disabled after ${p.errorCount} consecutive errors`);
-      await this.unload(p.id);
+      // The state is written before the unload: unloading releases idle() waiters, and anyone
+      // released must already read the plugin as disabled.
       await this.deps.repo.setState(p.id, { enabled: false, status: 'error', error_count: p.errorCount, last_error: message, now: this.deps.clips.now() });
+      await this.unload(p.id);
       return;
     }
     await this.deps.repo.setErrors(p.id, p.errorCount, message);

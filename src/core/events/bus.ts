@@ -33,6 +33,8 @@ export interface RequestOrigin {
   path: string;
   userAgent: string;
   ip: string;
+  /** The plugin whose code made the change on this request's behalf (the audit log names it). */
+  plugin?: string;
 }
 
 type Handler<P> = (event: ChangeEvent<P>) => void | Promise<void>;

@@ -89,7 +89,7 @@ export class AuditLog {
         entity_id: e.id ?? null,
         entity_name: name,
         message: message.slice(0, 1000),
-        details: JSON.stringify({ userId: e.principal.userId }),
+        details: JSON.stringify(e.origin?.plugin ? { userId: e.principal.userId, plugin: e.origin.plugin } : { userId: e.principal.userId }),
         request_path: e.origin?.path ?? '',
         user_agent: e.origin?.userAgent ?? '',
         ip_address: (e.origin?.ip ?? '').slice(0, 45),

@@ -68,3 +68,13 @@ export function isRole(value: unknown): value is Role {
 export function isScoped(p: Principal): boolean {
   return !p.superUser && p.role !== 'admin' && (p.scopeGroupId !== null || p.role === 'guest');
 }
+
+/**
+ * Group import creates and links groups anywhere in the tree, so it cannot be confined to a
+ * subtree: it is never open to a group-limited principal, whatever its role (§10.10).
+ */
+export function mayImportGroups(p: Principal): boolean {
+  return !isScoped(p);
+}
+
+export const GROUP_IMPORT_REFUSED = 'group import is not available to group-limited accounts';

@@ -52,6 +52,16 @@ function ownerPrincipal(userId: number, owner: CredentialOwner): Principal {
   return { userId, username: owner.username, role: owner.role as Role, scopeGroupId: owner.scope_group_id, superUser: false };
 }
 
+/**
+ * The principal an account acts as right now, or null when it is gone or disabled: work done
+ * later on an account's behalf (a queued download) runs with its current role and scope.
+ */
+export async function currentPrincipal(users: UserRepository, userId: number): Promise<Principal | null> {
+  const user = await users.find(userId);
+  if (!user || bool(user.disabled)) return null;
+  return ownerPrincipal(user.id, { username: user.username, role: user.role, scope_group_id: user.scope_group_id, user_disabled: user.disabled });
+}
+
 /** A database busy or lock failure: the caller may simply try again (503 + Retry-After). */
 function isContention(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -3,24 +3,59 @@
 // recursive statement over `groups` (owner_id is indexed), walked at most 50 levels deep like
 // MRQL's SCOPE, referenced once per statement and never materialised in the application.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { Repository } from '../../core/db/repository.js';
+import type { Dialect } from '../../core/db/dialect/index.js';
+import { Repository, type Executor } from '../../core/db/repository.js';
 import type { Database } from '../schema/database.js';
 import type { Visibility } from './visibility.js';
 
-/** The ids of the groups inside `rootId`'s subtree, as a subquery. */
+/** The statement listing the ids of the groups inside `rootId`'s subtree. */
+function subtreeIds(rootId: number): RawBuilder<number> {
+  return sql<number>`WITH RECURSIVE scope_tree(id, depth) AS (SELECT id, 0 FROM "groups" WHERE id = ${rootId} UNION SELECT g.id, s.depth + 1 FROM "groups" g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) SELECT id FROM scope_tree`;
+}
+
+/** The same, as a subquery. */
 function subtree(rootId: number): RawBuilder<number> {
-  return sql<number>`(WITH RECURSIVE scope_tree(id, depth) AS (SELECT id, 0 FROM "groups" WHERE id = ${rootId} UNION SELECT g.id, s.depth + 1 FROM "groups" g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) SELECT id FROM scope_tree)`;
+  return sql<number>`(${subtreeIds(rootId)})`;
 }
 
 /**
  * The condition "the group id in `column` is inside the subtree" (null: no condition). Used
  * with a group's own id (groups) and with an owner column (resources and notes: owner-less rows
  * are never visible, since NULL is in no set).
+ *
+ * Given the dialect and a measured subtree (a list page, `measured`), the dialect shapes the
+ * condition: for a large subtree the planner may walk the list's order and probe membership
+ * row by row instead of collecting and sorting a fifth of the table through the owner index.
  */
-export function insideScope(vis: Visibility, column: string): RawBuilder<SqlBool> | null {
+export function insideScope(vis: Visibility, column: string, dialect?: Dialect): RawBuilder<SqlBool> | null {
   if (vis.kind === 'all') return null;
   if (vis.rootId === null) return sql<SqlBool>`1 = 0`;
+  if (dialect && vis.plan) {
+    // The dialect writes the membership around a placeholder set, filled with the bound subtree.
+    const [before, after] = dialect.subtreeMember(column, SET, vis.plan).split(SET);
+    return sql<SqlBool>`${sql.raw(before)}${subtreeIds(vis.rootId)}${sql.raw(after)}`;
+  }
   return sql<SqlBool>`${sql.ref(column)} IN ${subtree(vis.rootId)}`;
+}
+
+const SET = '\u0000set\u0000';
+
+/** A subtree holding at least a tenth of all groups counts as large. */
+export function isLargeSubtree(subtreeGroups: number, allGroups: number): boolean {
+  return subtreeGroups * 10 >= allGroups;
+}
+
+/**
+ * `vis` with its planning hint: whether the subtree is large (one small statement: the subtree
+ * walk over the group tree and the number of groups) and whether other filters narrow the
+ * page. Run by list pages only, where the plan decides between collecting the subtree's rows
+ * and walking the list order.
+ */
+export async function measured(db: Executor<Database>, vis: Visibility, narrowed: boolean): Promise<Visibility> {
+  if (vis.kind === 'all' || vis.rootId === null || vis.plan) return vis;
+  const r = await sql<{ n: number | string; total: number | string }>`SELECT (SELECT COUNT(*) FROM ${subtree(vis.rootId)} m) AS n, (SELECT COUNT(*) FROM "groups") AS total`.execute(db);
+  const row = r.rows[0];
+  return Object.freeze({ ...vis, plan: { large: isLargeSubtree(Number(row?.n ?? 0), Number(row?.total ?? 0)), narrowed } });
 }
 
 /** The entity kinds confined to a subtree; everything else (tags, categories…) is global. */

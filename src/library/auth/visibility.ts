@@ -12,8 +12,20 @@ import { isScoped } from './principal.js';
 
 export type Visibility =
   | { readonly kind: 'all' }
-  /** The subtree under `rootId`; null: a guest without a scope group sees nothing. */
-  | { readonly kind: 'subtree'; readonly rootId: number | null };
+  /**
+   * The subtree under `rootId`; null: a guest without a scope group sees nothing. `plan` is a
+   * hint a list page sets once it has measured the subtree: it changes how the statement finds
+   * the rows, never which rows are visible.
+   */
+  | { readonly kind: 'subtree'; readonly rootId: number | null; readonly plan?: SubtreePlan };
+
+/** What a list page knows when it plans a confined statement. */
+export interface SubtreePlan {
+  /** The subtree holds a large share of all groups. */
+  large: boolean;
+  /** Filters besides the scope narrow the rows. */
+  narrowed: boolean;
+}
 
 /** Everything: admins, editors, unscoped users, and the service's own work (workers, start-up). */
 export const SEE_ALL: Visibility = Object.freeze({ kind: 'all' });

@@ -1,8 +1,10 @@
 // Note blocks: a note's rows in order, their positions, content and state, the existence of the
 // entities block content names, and the two note columns the blocks keep in step (the
 // description mirrors the first text block, companion §12.3).
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
+import type { Visibility } from '../auth/visibility.js';
+import { entityVisible, insideScope } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database, NoteBlockTable, NoteTable } from '../schema/database.js';
 import type { BlockRow } from './records.js';
@@ -11,10 +13,17 @@ export type BlockNote = Pick<Selectable<NoteTable>, 'id' | 'name' | 'description
 /** Tables block content may name (gallery resources, referenced groups, a table's saved query). */
 export type BlockTarget = 'resources' | 'groups' | 'queries';
 
+const ALWAYS = sql<SqlBool>`1 = 1`;
+
 export class BlockRepository extends Repository<Database> {
-  /** The note a block belongs to, with the columns block rules read. */
-  async note(id: number): Promise<BlockNote | undefined> {
-    return this.db.selectFrom('notes').select(['id', 'name', 'description', 'note_type_id']).where('id', '=', id).executeTakeFirst();
+  /** The note a block belongs to, with the columns block rules read, if `vis` may see it. */
+  async note(id: number, vis: Visibility): Promise<BlockNote | undefined> {
+    return this.db
+      .selectFrom('notes')
+      .select(['id', 'name', 'description', 'note_type_id'])
+      .where('id', '=', id)
+      .where(insideScope(vis, 'notes.owner_id') ?? ALWAYS)
+      .executeTakeFirst();
   }
 
   /** The note's type and its owning group's category (plugin block-type filters). */
@@ -27,8 +36,14 @@ export class BlockRepository extends Repository<Database> {
       .executeTakeFirst();
   }
 
-  async find(id: number): Promise<BlockRow | undefined> {
-    return this.db.selectFrom('note_blocks').selectAll().where('id', '=', id).executeTakeFirst();
+  /** A block, if `vis` may see its note (a block is as visible as the note holding it). */
+  async find(id: number, vis: Visibility): Promise<BlockRow | undefined> {
+    return this.db
+      .selectFrom('note_blocks')
+      .selectAll()
+      .where('id', '=', id)
+      .where(entityVisible(vis, 'note', 'note_blocks.note_id') ?? ALWAYS)
+      .executeTakeFirst();
   }
 
   /** A note's blocks in order (position, then id). */
@@ -92,10 +107,16 @@ export class BlockRepository extends Repository<Database> {
     await this.db.deleteFrom('note_blocks').where('id', '=', id).execute();
   }
 
-  /** The ids among `ids` that have a row in `table`. */
-  async existing(table: BlockTarget, ids: readonly number[]): Promise<number[]> {
+  /** The ids among `ids` that have a row in `table` that `vis` may see (saved queries are global). */
+  async existing(table: BlockTarget, ids: readonly number[], vis: Visibility): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom(table).select('id').where('id', 'in', [...ids]).execute();
+    const seen = table === 'queries' ? null : insideScope(vis, table === 'groups' ? 'groups.id' : 'resources.owner_id');
+    const rows = await this.db
+      .selectFrom(table)
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where(seen ?? ALWAYS)
+      .execute();
     return rows.map((r) => r.id);
   }
 

@@ -2,7 +2,7 @@
 // descriptors, query-backed table data and calendar events.
 import { Type } from '@sinclair/typebox';
 import { sendWrite } from '../../core/http/respond.js';
-import { actorOf, type LibraryRoutes } from '../http/routes.js';
+import { actorOf, seenBy, type LibraryRoutes } from '../http/routes.js';
 import type { BlockService } from './service.js';
 import type { CalendarService } from './calendar/events.js';
 import { runTableQuery, type SavedQueryRunner } from './table.js';
@@ -17,7 +17,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     summary: 'Block type descriptors with their default content and state',
     needs: 'read',
     input: Type.Object({ noteId: Type.Optional(Type.Integer({ description: 'unknown note gives 404' })) }),
-    handler: async ({ input }) => blocks.types(input.noteId),
+    handler: async ({ req, input }) => blocks.types(seenBy(req), input.noteId),
   });
 
   routes.add({
@@ -27,7 +27,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     summary: "A note's blocks ordered by position",
     needs: 'read',
     input: Type.Object({ noteId: Type.Integer() }),
-    handler: async ({ input }) => blocks.list(input.noteId),
+    handler: async ({ req, input }) => blocks.list(seenBy(req), input.noteId),
   });
 
   routes.add({
@@ -37,7 +37,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     summary: 'One block',
     needs: 'read',
     input: Type.Object({ id: Type.Integer() }),
-    handler: async ({ input }) => blocks.get(input.id),
+    handler: async ({ req, input }) => blocks.get(seenBy(req), input.id),
   });
 
   routes.add({
@@ -75,11 +75,11 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     summary: "Replace a block's view state (checked todos, table sort, calendar view)",
     needs: 'write',
     input: Type.Object({ id: Type.Integer(), ...Guard, state: Type.Unknown({ description: 'object, required' }) }),
-    handler: async ({ input }) => blocks.updateState(input.id, input.noteId, input.state),
+    handler: async ({ req, input }) => blocks.updateState(seenBy(req), input.id, input.noteId, input.state),
   });
 
   const remove = async (ctx: { req: import('fastify').FastifyRequest; reply: import('fastify').FastifyReply; input: { id: number; noteId?: number } }) => {
-    const block = await blocks.require(ctx.input.id, ctx.input.noteId);
+    const block = await blocks.require(seenBy(ctx.req), ctx.input.id, ctx.input.noteId);
     await blocks.delete(actorOf(ctx.req), block.id, ctx.input.noteId);
     return sendWrite(ctx.req, ctx.reply, undefined, `/note?id=${block.note_id}`, 204);
   };
@@ -136,7 +136,7 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     needs: 'read',
     input: Type.Object({ blockId: Type.Integer() }),
     handler: async ({ req, input }) => {
-      const block = await blocks.require(input.blockId);
+      const block = await blocks.require(seenBy(req), input.blockId);
       const extra = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([k]) => k.toLowerCase() !== 'blockid'));
       return runTableQuery(queries, req.principal, block, extra);
     },
@@ -149,6 +149,6 @@ export function registerBlockRoutes(routes: LibraryRoutes, blocks: BlockService,
     summary: "A calendar block's events between start and end (YYYY-MM-DD, end inclusive)",
     needs: 'read',
     input: Type.Object({ blockId: Type.Integer(), start: Type.String(), end: Type.String() }),
-    handler: async ({ input }) => calendars.events(await blocks.require(input.blockId), input.start, input.end),
+    handler: async ({ req, input }) => calendars.events(await blocks.require(seenBy(req), input.blockId), input.start, input.end, seenBy(req)),
   });
 }

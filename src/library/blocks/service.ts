@@ -5,6 +5,7 @@
 import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
+import { SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { Tx } from '../../core/db/repository.js';
 import { withChange } from '../common/changes.js';
 import type { NamedDeps } from '../common/named.js';
@@ -24,12 +25,12 @@ export interface BlockCreate {
   content?: unknown;
 }
 
-/** Block content's references checked against the rows that exist. */
-function refChecker(blocks: BlockRepository): RefChecker {
+/** Block content's references checked against the rows that exist and that `vis` may see. */
+function refChecker(blocks: BlockRepository, vis: Visibility): RefChecker {
   return {
     async firstMissing(table, ids) {
       if (ids.length === 0) return undefined;
-      const have = new Set(await blocks.existing(table, ids));
+      const have = new Set(await blocks.existing(table, ids, vis));
       return ids.find((id) => !have.has(id));
     },
   };
@@ -80,9 +81,10 @@ export class BlockService {
     }
   }
 
-  private async requireNote(blocks: BlockRepository, noteId: number | undefined) {
+  /** The note, if `vis` may see it (404 otherwise: a block is as visible as its note). */
+  private async requireNote(blocks: BlockRepository, noteId: number | undefined, vis: Visibility) {
     if (noteId === undefined) throw badRequest('noteId is required');
-    const note = await blocks.note(noteId);
+    const note = await blocks.note(noteId, vis);
     if (!note) throw notFound(`note ${noteId} not found`);
     return note;
   }
@@ -97,15 +99,18 @@ export class BlockService {
     return mirrorDescription(this.repo.in(tx), noteId);
   }
 
-  /** The block, or undefined (the share server answers its own 404). */
+  /** The block, or undefined (the share server answers its own 404; a share token sees its note). */
   find(id: number): Promise<BlockRow | undefined> {
-    return this.repo.find(id);
+    return this.repo.find(id, SEE_ALL);
   }
 
-  /** The block, checked against the optional noteId guard (a block of another note is a 400). */
-  async require(id: number | undefined, noteIdGuard?: number): Promise<BlockRow> {
+  /**
+   * The block, if `vis` may see its note (404 otherwise), checked against the optional noteId
+   * guard (a block of another note is a 400).
+   */
+  async require(vis: Visibility, id: number | undefined, noteIdGuard?: number): Promise<BlockRow> {
     if (id === undefined) throw badRequest('id is required');
-    const row = await this.repo.find(id);
+    const row = await this.repo.find(id, vis);
     if (!row) throw notFound(`block ${id} not found`);
     if (noteIdGuard !== undefined && noteIdGuard !== 0 && row.note_id !== noteIdGuard) {
       throw badRequest(`block ${id} does not belong to note ${noteIdGuard}`);
@@ -113,10 +118,10 @@ export class BlockService {
     return row;
   }
 
-  async types(noteId?: number) {
+  async types(vis: Visibility, noteId?: number) {
     let facts: NoteFacts | undefined;
     if (noteId !== undefined) {
-      await this.requireNote(this.repo, noteId);
+      await this.requireNote(this.repo, noteId, vis);
       const row = await this.repo.filterFacts(noteId);
       facts = { noteTypeId: row?.note_type_id ?? null, ownerCategoryId: row?.category_id ?? null };
     }
@@ -124,8 +129,8 @@ export class BlockService {
     return [...builtIn, ...(this.plugins?.listing(facts) ?? [])];
   }
 
-  async list(noteId: number | undefined): Promise<BlockRecord[]> {
-    const note = await this.requireNote(this.repo, noteId);
+  async list(vis: Visibility, noteId: number | undefined): Promise<BlockRecord[]> {
+    const note = await this.requireNote(this.repo, noteId, vis);
     return this.blocksOf(note.id);
   }
 
@@ -134,8 +139,8 @@ export class BlockService {
     return (await this.repo.ofNote(noteId)).map(blockRecord);
   }
 
-  async get(id: number | undefined): Promise<BlockRecord> {
-    return blockRecord(await this.require(id));
+  async get(vis: Visibility, id: number | undefined): Promise<BlockRecord> {
+    return blockRecord(await this.require(vis, id));
   }
 
   async create(actor: Actor, input: BlockCreate): Promise<BlockRecord> {
@@ -144,12 +149,13 @@ export class BlockService {
     const type = this.typeOf(input.type);
     if (input.content !== undefined && input.content !== null && !isObject(input.content)) throw badRequest('content must be an object');
     const position = input.position === undefined || input.position === '' ? undefined : positionOf(input.position, 'position');
+    const vis = visibilityOf(actor.principal);
     const id = await withChange(this.deps.bus, actor, 'create', 'note_block', async () => {
       const created = await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
-        const note = await this.requireNote(blocks, input.noteId);
+        const note = await this.requireNote(blocks, input.noteId, vis);
         await this.requireAdmitted(blocks, type.type, note.id);
-        const content = isObject(input.content) ? await type.content(input.content, refChecker(blocks)) : type.defaultContent();
+        const content = isObject(input.content) ? await type.content(input.content, refChecker(blocks, vis)) : type.defaultContent();
         const at = position ?? positionAfter((await blocks.lastPosition(note.id)) ?? null);
         if (type.type === 'text' && content.text === '' && note.description !== '') {
           // A new first text block that arrives empty takes over the existing description.
@@ -173,25 +179,26 @@ export class BlockService {
       });
       return { id: created.id, message: `Added ${type.type} block ${created.id} to note ${created.noteId}`, result: created.id };
     });
-    return this.get(id);
+    return this.get(vis, id);
   }
 
   async updateContent(actor: Actor, id: number | undefined, noteIdGuard: number | undefined, rawContent: unknown): Promise<BlockRecord> {
     if (rawContent === undefined || rawContent === null) throw badRequest('content is required');
     if (!isObject(rawContent)) throw badRequest('content must be an object');
-    const before = await this.require(id, noteIdGuard);
+    const vis = visibilityOf(actor.principal);
+    const before = await this.require(vis, id, noteIdGuard);
     const type = this.typeOf(before.type);
     await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
       await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
-        const content = await type.content(rawContent, refChecker(blocks));
+        const content = await type.content(rawContent, refChecker(blocks, vis));
         const state = this.keepValidState(type, parseJson<JsonObject>(before.state, {}), content);
         await blocks.update(before.id, { content: JSON.stringify(content), state: JSON.stringify(state), updated_at: nowIso() });
         if (type.type === 'text') await mirrorDescription(blocks, before.note_id);
       });
       return { id: before.id, message: `Edited ${type.type} block ${before.id} of note ${before.note_id}`, result: undefined };
     });
-    return this.get(before.id);
+    return this.get(vis, before.id);
   }
 
   /** State that no longer fits new content (a checked item that was removed) is trimmed. */
@@ -209,18 +216,18 @@ export class BlockService {
   }
 
   /** View-mode state changes (checking a todo, sorting a table) are not audit-logged. */
-  async updateState(id: number | undefined, noteIdGuard: number | undefined, rawState: unknown): Promise<BlockRecord> {
+  async updateState(vis: Visibility, id: number | undefined, noteIdGuard: number | undefined, rawState: unknown): Promise<BlockRecord> {
     if (rawState === undefined || rawState === null) throw badRequest('state is required');
     if (!isObject(rawState)) throw badRequest('state must be an object');
-    const before = await this.require(id, noteIdGuard);
+    const before = await this.require(vis, id, noteIdGuard);
     const type = this.typeOf(before.type);
     const state = type.state(rawState, parseJson<JsonObject>(before.content, {}));
     await this.repo.update(before.id, { state: JSON.stringify(state), updated_at: nowIso() });
-    return this.get(before.id);
+    return this.get(vis, before.id);
   }
 
   async delete(actor: Actor, id: number | undefined, noteIdGuard: number | undefined): Promise<void> {
-    const before = await this.require(id, noteIdGuard);
+    const before = await this.require(visibilityOf(actor.principal), id, noteIdGuard);
     await withChange(this.deps.bus, actor, 'delete', 'note_block', async () => {
       await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
@@ -242,7 +249,7 @@ export class BlockService {
     await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
       await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
-        const note = await this.requireNote(blocks, noteId);
+        const note = await this.requireNote(blocks, noteId, visibilityOf(actor.principal));
         const now = nowIso();
         for (const w of wanted) {
           // Only the note's own blocks move; any other id rolls the whole reorder back.
@@ -259,7 +266,7 @@ export class BlockService {
     await withChange(this.deps.bus, actor, 'update', 'note_block', async () => {
       await this.deps.transactor.run(async (tx) => {
         const blocks = this.repo.in(tx);
-        const note = await this.requireNote(blocks, noteId);
+        const note = await this.requireNote(blocks, noteId, visibilityOf(actor.principal));
         await rebalanceNote(blocks, note.id);
       });
       return { id: noteId, message: `Rebalanced the block positions of note ${noteId}`, result: undefined };

@@ -3,6 +3,7 @@
 // Everything is loaded for a whole note at once: one statement per kind, not one per block.
 import { PLUGIN_BLOCK_PREFIX, type BlockNoteFacts, type PluginBlockTypes } from './plugin-types.js';
 import type { Principal } from '../auth/principal.js';
+import { visibilityOf } from '../auth/visibility.js';
 import type { BlockRecord, BlockRow, JsonObject } from './records.js';
 import { runTableQuery, type SavedQueryRunner } from './table.js';
 import type { BlockViewRepository } from './view.repository.js';
@@ -63,9 +64,10 @@ export class BlockViews {
 
   /** Everything the blocks of one note need to be shown. */
   async load(blocks: BlockRecord[], principal: Principal, note?: BlockNoteFacts): Promise<BlockViewData> {
+    const vis = visibilityOf(principal);
     const hasPlugin = blocks.some((b) => b.type.startsWith(PLUGIN_BLOCK_PREFIX));
     const plugins = hasPlugin && note && this.pluginTypes ? await this.pluginTypes.renderViews(blocks, note, principal) : new Map<number, string>();
-    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds')), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'))]);
+    const [resources, groups] = await Promise.all([this.repo.galleryResources(idsOf(blocks, 'gallery', 'resourceIds'), vis), this.repo.referencedGroups(idsOf(blocks, 'references', 'groupIds'), vis)]);
     const tables = new Map<number, TableView>();
     for (const b of blocks) {
       if (b.type !== 'table') continue;

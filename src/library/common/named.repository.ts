@@ -5,6 +5,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
 import type { Visibility } from '../auth/visibility.js';
+import { measured } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
 import { type CommonListInput, type SortSpec } from './list.js';
@@ -54,10 +55,24 @@ export interface TimeBucket {
  */
 export type Seen = [] | [vis: Visibility];
 
+/** List inputs that page, sort or tune a list without narrowing its rows. */
+const NOT_FILTERS = new Set(['page', 'MaxResults', 'SortBy', 'thresholds', 'mrql']);
+
+/** Whether a list input narrows the rows (any filter given), or an MRQL filter does. */
+function narrows(input: object): boolean {
+  if ((input as { mrql?: unknown }).mrql) return true;
+  return Object.entries(input).some(
+    ([k, v]) => !NOT_FILTERS.has(k) && v !== undefined && v !== null && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
+}
+
 export abstract class NamedRepository<T extends NamedTable, I extends CommonListInput = CommonListInput, S extends Seen = []> extends Repository<Database> {
   protected abstract readonly table: T;
   /** What SortBy may name on this table's list. */
   protected abstract readonly sort: SortSpec;
+
+  /** Whether visibleWhere shapes its condition by a measured subtree (list pages measure it first). */
+  protected readonly plansSubtree: boolean = false;
 
   /** The rows `seen` may see, as a condition (null: all). Confined tables override it. */
   protected visibleWhere(..._seen: S | Seen): RawBuilder<SqlBool> | null {
@@ -96,10 +111,15 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
     return (await this.seenBy(this.db.selectFrom(this.t).selectAll().where(`${this.t}.id`, 'in', [...ids]), seen).orderBy(`${this.t}.id`).execute()) as NamedRow<T>[];
   }
 
-  /** One page of the list: `limit` rows from `offset`, in SortBy order. */
+  /**
+   * One page of the list: `limit` rows from `offset`, in SortBy order. A confined caller's
+   * subtree is measured first, so a large one walks the list order (visibility.repository.ts).
+   */
   async page(input: I, limit: number, offset: number, ...seen: S): Promise<NamedRow<T>[]> {
     const terms = sortTerms(this.dialect, this.table, input.SortBy, this.sort);
-    const rows = await applySort(this.seenBy(this.filtered(input), seen).selectAll(this.t), terms).limit(limit).offset(offset).execute();
+    const [vis] = seen as Seen;
+    const planned = (vis && this.plansSubtree ? [await measured(this.db, vis, narrows(input))] : seen) as S;
+    const rows = await applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset).execute();
     return rows as unknown as NamedRow<T>[];
   }
 

@@ -7,6 +7,7 @@ import { FetchError, safeFetch } from '../../core/net/safe-fetch.js';
 import type { JobKind } from '../../core/jobs/queue.js';
 import type { AddressPolicy } from '../../core/net/addresses.js';
 import type { RuntimeSettings } from '../admin/settings.js';
+import type { Principal } from '../auth/principal.js';
 import type { DownloadPayload } from './payload.js';
 
 export interface DownloadedFile {
@@ -20,7 +21,8 @@ export interface DownloadedFile {
   contentType: string;
   /** From Content-Disposition, when the server named the file. */
   fileName: string;
-  ownerUserId: number | null;
+  /** Who queued the job, as that account stands now (its current role and scope). */
+  owner: Principal;
 }
 
 /** Turns a downloaded body into a resource; returns its id. */
@@ -32,6 +34,11 @@ export interface DownloadKindOptions {
   importer: DownloadImporter;
   /** Who submitted each job (the queue keeps owners; the importer acts as them). */
   ownerOf: (jobId: string) => number | null | undefined;
+  /**
+   * The submitter as it stands when the job (re)starts — a first run, a resume or a retry —
+   * with its targets checked against its current scope; throws when it may no longer do this.
+   */
+  actingAs: (ownerId: number | null, payload: DownloadPayload) => Promise<Principal>;
   /** Refused fetches are reported with their detail (never shown to the client). */
   onBlocked: (url: string, detail: Record<string, unknown>) => void;
 }
@@ -55,6 +62,8 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
     pausable: true,
     runningStatus: 'downloading',
     async run(payload, ctx, job) {
+      // Checked before anything is fetched: the owner may have lost the target since submitting.
+      const owner = await o.actingAs(o.ownerOf(job.id) ?? null, payload);
       const maxBytes = Number(o.settings.get('max_upload_size'));
       let res;
       try {
@@ -98,7 +107,7 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
           url: res.url,
           contentType: String(res.headers['content-type'] ?? ''),
           fileName: dispositionName(res.headers['content-disposition']),
-          ownerUserId: o.ownerOf(job.id) ?? null,
+          owner,
         }) };
       } finally {
         // An importer that stopped early (refused parameters, duplicate) leaves the body unread.

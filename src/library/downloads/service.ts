@@ -40,9 +40,10 @@ export class DownloadService {
 
   /**
    * A group-limited caller names an owner inside its subtree and only groups and notes it can
-   * see (403 otherwise; the job re-checks when it runs, so a later move is caught too).
+   * see (403 otherwise). The job checks again whenever it starts (first run, resume, retry) with
+   * the owner's current scope, so a later move or a narrowed scope is caught too.
    */
-  private async checkTargets(principal: Principal, params: RemoteParams): Promise<void> {
+  async checkTargets(principal: Principal, params: RemoteParams): Promise<void> {
     const vis = visibilityOf(principal);
     if (vis.kind === 'all') return;
     const groupIds = [...(params.OwnerId ? [params.OwnerId] : []), ...(params.Groups ?? [])];

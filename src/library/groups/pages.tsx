@@ -98,8 +98,8 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
       const [{ rows, page, perPage }, cats, tagRows, ownerRows] = await Promise.all([
         groups.list(seenBy(req), input),
         categories(),
-        picked(pickers, 'tags', input.Tags ?? []),
-        picked(pickers, 'groups', [input.OwnerId]),
+        picked(pickers, req, 'tags', input.Tags ?? []),
+        picked(pickers, req, 'groups', [input.OwnerId]),
       ]);
       const extra = <GroupFilters req={req} categories={cats} tags={tagRows} owner={ownerRows} />;
       // Filtered to exactly one category, the list shows its list header, footer and CSS.

@@ -62,9 +62,11 @@ function tagCondition(f: GroupListQuery, tag: number): RawBuilder<SqlBool> {
 export class GroupRepository extends NamedRepository<'groups', GroupFilter, [vis: Visibility]> {
   protected readonly table = 'groups';
 
+  protected override readonly plansSubtree = true;
+
   /** Confined by its id (companion §10.10). */
   protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
-    return vis ? insideScope(vis, 'groups.id') : null;
+    return vis ? insideScope(vis, 'groups.id', this.dialect) : null;
   }
   protected readonly sort = GROUP_SORT;
 

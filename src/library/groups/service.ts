@@ -149,7 +149,7 @@ export class GroupService {
   /** One page of a parent's children (0 = root groups) with their child counts. */
   async treeChildren(vis: Visibility, parentId: number, limit: number): Promise<TreeChild[]> {
     const rows = await this.repo.treeChildren(parentId, limit, vis);
-    return rows.map((row) => ({ ...row, childCount: Number(row.childCount), categoryName: row.categoryName ?? null }));
+    return rows.map((row) => Object.assign(row, { childCount: Number(row.childCount), categoryName: row.categoryName ?? null }));
   }
 
   /**

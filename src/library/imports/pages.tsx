@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import type { Library } from '../context.js';
+import { GROUP_IMPORT_REFUSED, mayImportGroups } from '../auth/principal.js';
+import { forbidden } from '../../core/http/errors.js';
 import { jobVisibility } from '../downloads/service.js';
 import { formatBytes } from '../admin/stats.js';
 import { Picker, queryOf } from '../ui/components.js';
@@ -263,6 +265,7 @@ export function registerImportPages(app: FastifyInstance, layout: Layout, lib: L
     path: '/admin/import',
     needs: 'write',
     load: async (req) => {
+      if (!mayImportGroups(req.principal)) throw forbidden(GROUP_IMPORT_REFUSED);
       const q = queryOf(req);
       const visible = jobVisibility(req.principal);
       const staged = (await store.list(visible)).slice(0, 50).map((m) => ({ id: m.id, archiveName: m.archiveName, status: m.status, createdAt: m.createdAt, size: m.size }));

@@ -12,7 +12,7 @@ import { TERMINAL, type JobSnapshot } from '../../core/jobs/queue.js';
 import type { Library } from '../context.js';
 import { actorOf, type LibraryRoutes } from '../http/routes.js';
 import { jobVisibility } from '../downloads/service.js';
-import type { Principal } from '../auth/principal.js';
+import { GROUP_IMPORT_REFUSED, mayImportGroups, type Principal } from '../auth/principal.js';
 import { resolveDecisions } from './decisions.js';
 import { IMPORT_APPLY, type ApplyPayload } from './apply-job.js';
 import { IMPORT_PARSE, type ParsePayload } from './parse-job.js';
@@ -42,7 +42,7 @@ async function sendJsonFile(reply: FastifyReply, path: string, missing: string):
 }
 
 function refuseScoped(p: Principal): void {
-  if (p.scopeGroupId !== null && !p.superUser) throw forbidden('group import is not available to group-limited accounts');
+  if (!mayImportGroups(p)) throw forbidden(GROUP_IMPORT_REFUSED);
 }
 
 export function registerImportRoutes(routes: LibraryRoutes, lib: Library, repo: ImportPlanRepository, store: ImportStore): void {

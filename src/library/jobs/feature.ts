@@ -2,8 +2,8 @@
 // stream) over the library's queue and the download service.
 import type { FeatureHost } from '../context.js';
 import type { DownloadService } from '../downloads/service.js';
-import { registerJobRoutes } from './routes.js';
+import { registerJobRoutes, type ActionJobSource } from './routes.js';
 
-export function jobsFeature({ routes, lib }: FeatureHost, downloads: DownloadService): void {
-  registerJobRoutes(routes, lib.jobs, downloads);
+export function jobsFeature({ routes, lib }: FeatureHost, downloads: DownloadService, actionJobs?: ActionJobSource): void {
+  registerJobRoutes(routes, lib.jobs, downloads, actionJobs);
 }

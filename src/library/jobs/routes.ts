@@ -18,9 +18,11 @@ const CONTROLS = [
   ['retry', 'retrying', 'Run a failed or cancelled job again'],
 ] as const;
 
-/** Extra labels a plugin job stream adds later (action jobs live outside the queue). */
+/** Plugin action jobs (library-plugins.md §17.6): outside the queue, in the same stream. */
 export interface ActionJobSource {
   list(visible: (ownerId: number | null) => boolean): unknown[];
+  subscribe(listener: (e: { type: string; job: unknown; ownerId: number | null }) => void): () => void;
+  clearCompleted(visible: (ownerId: number | null) => boolean): string[];
 }
 
 export function registerJobRoutes(routes: LibraryRoutes, queue: JobQueue, downloads: DownloadService, actionJobs?: ActionJobSource): void {
@@ -82,7 +84,8 @@ export function registerJobRoutes(routes: LibraryRoutes, queue: JobQueue, downlo
     summary: 'Dismiss every finished job the caller can see',
     needs: 'write',
     handler: async ({ req, reply }) => {
-      const ids = queue.clearCompleted(jobVisibility(req.principal));
+      const visible = jobVisibility(req.principal);
+      const ids = [...queue.clearCompleted(visible), ...(actionJobs?.clearCompleted(visible) ?? [])];
       return sendWrite(req, reply, { cleared: ids.length, ids }, '/downloads');
     },
   });
@@ -100,7 +103,13 @@ export function registerJobRoutes(routes: LibraryRoutes, queue: JobQueue, downlo
       const unsubscribe = queue.subscribe((e) => {
         if (visible(e.ownerId)) stream.send(e.type, { type: e.type, job: e.job });
       });
-      void stream.closed.then(unsubscribe);
+      const unsubscribeActions = actionJobs?.subscribe((e) => {
+        if (visible(e.ownerId)) stream.send(e.type, { job: e.job });
+      });
+      void stream.closed.then(() => {
+        unsubscribe();
+        unsubscribeActions?.();
+      });
       return reply;
     },
   });

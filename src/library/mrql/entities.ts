@@ -22,20 +22,19 @@ export type EntityObject = Record<string, unknown>;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+// Each kind is one object literal: spreading a shared part into a bigger literal took V8's slow
+// path (about 18 µs a row against 1 µs), which was most of the cost of a rendered result page.
 export function entityObject(entity: Entity, r: Row): EntityObject {
-  const common = {
-    ID: num(r.id),
-    Name: r.name,
-    Description: r.description,
-    CreatedAt: rfc3339(r.created_at),
-    UpdatedAt: rfc3339(r.updated_at),
-    guid: r.guid ?? null,
-    Meta: parseJson<Record<string, unknown>>(r.meta, {}),
-    OwnerId: num(r.owner_id),
-  };
+  const ID = num(r.id);
+  const CreatedAt = rfc3339(r.created_at);
+  const UpdatedAt = rfc3339(r.updated_at);
+  const guid = r.guid ?? null;
+  const Meta = parseJson<Record<string, unknown>>(r.meta, {});
+  const OwnerId = num(r.owner_id);
+  const { name: Name, description: Description } = r;
   if (entity === 'resource') {
     return {
-      ...common,
+      ID, Name, Description, CreatedAt, UpdatedAt, guid, Meta, OwnerId,
       ContentType: r.content_type,
       FileSize: num(r.file_size),
       Width: num(r.width),
@@ -47,9 +46,15 @@ export function entityObject(entity: Entity, r: Row): EntityObject {
     };
   }
   if (entity === 'note') {
-    return { ...common, NoteTypeId: num(r.note_type_id), StartDate: rfc3339(r.start_date), EndDate: rfc3339(r.end_date), Shared: r.share_token !== null && r.share_token !== undefined };
+    return {
+      ID, Name, Description, CreatedAt, UpdatedAt, guid, Meta, OwnerId,
+      NoteTypeId: num(r.note_type_id),
+      StartDate: rfc3339(r.start_date),
+      EndDate: rfc3339(r.end_date),
+      Shared: r.share_token !== null && r.share_token !== undefined,
+    };
   }
-  return { ...common, CategoryId: num(r.category_id), URL: r.url ?? null };
+  return { ID, Name, Description, CreatedAt, UpdatedAt, guid, Meta, OwnerId, CategoryId: num(r.category_id), URL: r.url ?? null };
 }
 
 /** CSV columns of flat exports (§14.6), read from entity objects. */

@@ -91,8 +91,14 @@ export function localIso(d: Date): string {
 }
 
 /** RFC 3339 for output: stored instants without a zero millisecond part. */
+// Both drivers hand timestamps back as `toISOString()` text; those need no Date round trip (which
+// cost ~4 µs a value, a fifth of building a 50-row MRQL page). Days past the 28th take the slow
+// path, because Date rolls an impossible date (Feb 30) over and this must answer what it answers.
+const ISO_UTC_MILLIS = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 export function rfc3339(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'string' && ISO_UTC_MILLIS.test(value)) return value.endsWith('.000Z') ? `${value.slice(0, -5)}Z` : value;
   const d = value instanceof Date ? value : new Date(String(value));
   if (Number.isNaN(d.getTime())) return String(value);
   return d.toISOString().replace(/\.000Z$/, 'Z');

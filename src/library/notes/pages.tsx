@@ -55,9 +55,9 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
         notes.list(seenBy(req), input),
         notes.count(seenBy(req), input),
         noteTypes(),
-        picked(pickers, 'tags', input.Tags ?? []),
-        picked(pickers, 'groups', input.Groups ?? []),
-        picked(pickers, 'groups', [input.OwnerId]),
+        picked(pickers, req, 'tags', input.Tags ?? []),
+        picked(pickers, req, 'groups', input.Groups ?? []),
+        picked(pickers, req, 'groups', [input.OwnerId]),
       ]);
       // Filtered to one note type, the list shows that type's list header, footer and CSS.
       const oneType = input.NoteTypeId ?? (input.NoteTypeIds?.length === 1 ? input.NoteTypeIds[0] : undefined);
@@ -110,7 +110,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
     needs: 'read',
     load: async (req) => {
       const { note, list, data } = await loadNote(req);
-      const types = await blocks.types();
+      const types = await blocks.types(seenBy(req));
       const t = note.NoteType as Record<string, string> | null;
       const slots = await pageSlots(shortcodes, req.principal, 'note', note, ['custom_header', 'custom_sidebar', 'custom_detail_footer']);
       return {

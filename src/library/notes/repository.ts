@@ -39,9 +39,11 @@ function byNote<V extends { note_id: number }>(rows: V[]): Map<number, Omit<V, '
 export class NoteRepository extends NamedRepository<'notes', NoteListQuery, [vis: Visibility]> {
   protected readonly table = 'notes';
 
+  protected override readonly plansSubtree = true;
+
   /** Confined by its owner (companion §10.10). */
   protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
-    return vis ? insideScope(vis, 'notes.owner_id') : null;
+    return vis ? insideScope(vis, 'notes.owner_id', this.dialect) : null;
   }
   protected readonly sort = NOTE_SORT;
 

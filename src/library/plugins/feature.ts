@@ -19,6 +19,7 @@ export interface RenderSurfaces {
   catalogue: PluginCatalogue<LoadedPlugin>;
   blocks: BlockService;
 }
+import { pluginJobsFeature } from './jobs-feature.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -27,7 +28,9 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root'>, surfaces: RenderSurfaces): PluginsFeature {
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, jobDeps: Parameters<typeof pluginJobsFeature>[2], surfaces: RenderSurfaces): PluginsFeature {
+  const jobs = pluginJobsFeature(host, log, jobDeps);
+  const { app, lib, layout } = host;
   const { catalogue } = surfaces;
   const path = lib.config.plugins.path;
   const manager =
@@ -41,17 +44,27 @@ export function pluginsFeature({ app, lib, layout }: FeatureHost, log: (message:
           memoryLimitBytes: lib.config.plugins.memoryLimitBytes,
           log,
           catalogue,
-          extendMah: (plugin, mah) => installDb(plugin, mah, { ...services, root: () => lib.root }),
+          extendMah: (plugin, mah) => {
+            installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
+            jobs.install(plugin, mah);
+          },
         });
   if (manager) new HookDispatcher(manager, lib.audit, log).subscribe(lib.bus);
   registerManagementRoutes(app, manager);
+  jobs.attach(manager);
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
   registerDisplayTypeRoutes(app, catalogue, log);
   registerBlockRenderRoute(app, { catalogue, blocks: surfaces.blocks, notes: services.notes, log });
   return {
     manager,
-    start: async () => manager?.start(),
-    close: async () => manager?.close(),
+    start: async () => {
+      await manager?.start();
+      jobs.start();
+    },
+    close: async () => {
+      await jobs.close();
+      await manager?.close();
+    },
   };
 }

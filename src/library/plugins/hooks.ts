@@ -7,6 +7,7 @@ import { currentLuaChain, LuaError } from '../../core/lua/index.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Principal } from '../auth/principal.js';
 import { actorFor, invocations } from './invocation.js';
+import { deferUntilCommit } from './db-tx.js';
 import { abortReason } from './mah.js';
 import type { LoadedPlugin, PluginManager } from './manager.js';
 
@@ -103,6 +104,8 @@ export class HookDispatcher {
     const event = `after_${e.entityType}_${e.action}`;
     const handlers = this.handlers(event);
     if (handlers.length === 0) return;
+    // Inside a plugin's mah.db.transaction the change is not committed yet (§11.10).
+    if (deferUntilCommit(() => this.after(e))) return;
     const ids = e.action === 'delete' && e.ids ? e.ids : [undefined];
     const nested = currentLuaChain().length > 0;
     const budgetEnds = Date.now() + HOOK_BUDGET_MS;

@@ -5,6 +5,7 @@ import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { LuaVm } from '../../core/lua/index.js';
 import { bool, parseJson } from '../../core/db/values.js';
 import type { AuditLog } from '../audit/service.js';
+import type { Principal } from '../auth/principal.js';
 import { capabilityLabels, type CapabilityId } from './capabilities.js';
 import { CorruptGrantsError, grantsOf, parseGrants, widenings } from './consent.js';
 import { describeLoadFailure, discoverPlugins, HeaderError, readLoadedHeader, readPluginFile, readPluginHeader, type DiscoveredPlugin } from './discovery.js';
@@ -91,6 +92,8 @@ export class PluginManager {
   private closing = false;
   /** Called after any plugin was loaded or unloaded (menus, block types … refresh). */
   readonly listeners: (() => void)[] = [];
+  /** Called after each load: `by` is the operator who enabled it, undefined at start-up (§19.4). */
+  readonly loadHooks: ((plugin: LoadedPlugin, by: Principal | undefined) => Promise<void>)[] = [];
 
   constructor(private readonly deps: ManagerDeps) {
     this.loaded = deps.catalogue?.loaded ?? new Map<string, LoadedPlugin>();
@@ -121,7 +124,8 @@ export class PluginManager {
       for (const name of ready) {
         try {
           const stored = await this.storedSettings(name);
-          await this.load(this.byName.get(name)!, withDefaults(this.byName.get(name)!.header.settings, stored));
+          const plugin = await this.load(this.byName.get(name)!, withDefaults(this.byName.get(name)!.header.settings, stored));
+          await this.afterLoad(plugin, undefined);
         } catch (e) {
           failed.add(name);
           this.deps.log(`plugins: failed to enable "${name}" at startup: ${(e as Error).message}`);
@@ -216,7 +220,7 @@ export class PluginManager {
 
   // ---- enable ----------------------------------------------------------------------------------
 
-  async enable(name: string | undefined): Promise<void> {
+  async enable(name: string | undefined, by?: Principal): Promise<void> {
     if (this.closing) throw badRequest('plugin manager is shutting down');
     const d = this.require(name);
     const n = d.header.name;
@@ -233,11 +237,13 @@ export class PluginManager {
         if (!this.byName.has(dep)) throw badRequest(`plugin "${n}" depends on "${dep}", which is not installed`);
         if (!this.get(dep)) throw badRequest(`a dependency is not enabled: plugin "${n}" depends on "${dep}"; enable "${dep}" first`);
       }
+      let plugin: LoadedPlugin;
       try {
-        await this.load(d, settings);
+        plugin = await this.load(d, settings);
       } catch (e) {
         throw badRequest(`loading plugin "${n}": ${(e as Error).message}`);
       }
+      await this.afterLoad(plugin, by);
     } finally {
       this.inFlight.delete(n);
       await this.settle(n);
@@ -319,6 +325,16 @@ export class PluginManager {
     this.loaded.set(n, plugin);
     this.changed();
     return plugin;
+  }
+
+  private async afterLoad(plugin: LoadedPlugin, by: Principal | undefined): Promise<void> {
+    for (const hook of this.loadHooks) {
+      try {
+        await hook(plugin, by);
+      } catch (e) {
+        this.deps.log(`plugins: after loading "${plugin.name}": ${(e as Error).message}`);
+      }
+    }
   }
 
   private notices(h: PluginHeader): void {

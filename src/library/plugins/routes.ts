@@ -31,7 +31,7 @@ export function registerManagementRoutes(app: FastifyInstance, manager: PluginMa
 
   app.post('/v1/plugin/enable', system, async (req, reply) => {
     const name = field(req, 'name');
-    await need().enable(name);
+    await need().enable(name, req.principal);
     return done(req, reply, { ok: true, name: name?.trim(), enabled: true });
   });
 

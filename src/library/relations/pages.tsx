@@ -77,7 +77,7 @@ export function registerRelationPages(
   /** Names of the groups a relation form starts with (from the relation or the query). */
   const endsOf = async (req: FastifyRequest, r?: RelationRecord) => {
     const q = queryOf(req);
-    return picked(services.pickers, 'groups', [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number));
+    return picked(services.pickers, req, 'groups', [firstOf(q.FromGroupId), firstOf(q.ToGroupId), r?.FromGroupId, r?.ToGroupId].map(Number));
   };
 
   registerPage(app, layout, {

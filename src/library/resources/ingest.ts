@@ -11,7 +11,7 @@ import { bareMime, extensionFor, sniffMime } from '../../core/storage/sniff.js';
 import { InvalidImageError, uploadedImageSize } from '../../core/media/image.js';
 import { probeVideo } from '../../core/media/ffmpeg.js';
 import { open, type FileHandle } from 'node:fs/promises';
-import { newRowStamp, withChange } from '../common/changes.js';
+import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { checkMeta } from '../meta/schema.js';
 import type { Actor } from '../auth/principal.js';
@@ -251,18 +251,22 @@ export class IngestService {
     const width = input.Width && input.Width > 0 ? input.Width : file.probed.width;
     const height = input.Height && input.Height > 0 ? input.Height : file.probed.height;
     const bare = bareMime(file.probed.mime);
+    // What before-hooks see and may rewrite (library-plugins.md §16.3): meta as submitted.
+    const data: ChangeData = { id: 0, name, description: input.Description ?? '', meta: input.Meta ?? '' };
     const row = await withChange(this.ctx.lib.bus, actor, 'create', 'resource', async () => {
+      const finalName = changedText(data, 'name', name) === name ? name : validName(changedText(data, 'name', name));
+      const finalMeta = data.meta === (input.Meta ?? '') ? meta : parseJson<Record<string, unknown>>(jsonObjectText(changedText(data, 'meta', '') || '{}', 'Meta'), {});
       const created = await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.stores.in(trx);
         await this.checkRefs(trx, input, visibilityOf(actor.principal), 'create');
         const categoryId = await this.categoryFor(trx, input, { contentType: file.probed.mime, fileSize: file.size, width, height });
-        await this.checkCategoryMeta(trx, categoryId, meta);
+        await this.checkCategoryMeta(trx, categoryId, finalMeta);
         const seriesId = (await resolveSeries(stores.series, actor, input)) ?? null;
-        const metaCols = seriesId !== null ? await joinSeries(stores.series, seriesId, meta) : { meta: JSON.stringify(meta), own_meta: '{}' };
+        const metaCols = seriesId !== null ? await joinSeries(stores.series, seriesId, finalMeta) : { meta: JSON.stringify(finalMeta), own_meta: '{}' };
         const stamp = newRowStamp(actor);
         const resourceId = await stores.resources.insert({
           ...stamp,
-          name,
+          name: finalName,
           // A form sends an empty field for "not given": the uploaded file's own name is kept.
           original_name: input.OriginalName || file.fileName,
           original_location: input.OriginalLocation ?? '',
@@ -270,7 +274,7 @@ export class IngestService {
           hash_type: 'SHA1',
           location: file.location,
           storage_location: file.storage,
-          description: input.Description ?? '',
+          description: changedText(data, 'description', input.Description ?? ''),
           ...metaCols,
           width,
           height,
@@ -308,7 +312,7 @@ export class IngestService {
         return inserted;
       });
       return { id: created.id, name: created.name, after: created, result: created };
-    });
+    }, { data });
     this.ctx.fileChanged(row.id, row.content_type);
     return row;
   }

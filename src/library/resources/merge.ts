@@ -5,11 +5,12 @@
 import { nowIso, parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
-import { visibilityOf } from '../auth/visibility.js';
+import { visibilityOf, type Visibility } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
 import type { ResourceContext } from './context.js';
 import type { ResourceRemoval } from './removal.js';
-import type { ResourceService } from './service.js';
+import type { ResourceRow } from './records.js';
+import { hookData, type ResourceService } from './service.js';
 import type { ResourceStores } from './stores.js';
 
 export class ResourceMerge {
@@ -31,63 +32,73 @@ export class ResourceMerge {
     for (const l of loserRows) backups[`resource_${l.id}`] = await this.resources.present(l);
 
     const loserFiles = await this.stores.versions.filesOf(losers);
-    await this.ctx.versionLock.with(String(winnerId), async () => {
-      await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
-        await this.ctx.lib.transactor.run(async (trx) => {
-          const { links, versions, resources, series } = this.stores.in(trx);
-          const [tags, notes, groups] = await Promise.all([links.targetsOf('tags', losers), links.targetsOf('notes', losers), links.targetsOf('groups', losers)]);
-          const owners = loserRows.map((r) => r.owner_id).filter((o): o is number => o !== null);
-          await links.add('tags', [winnerId], tags);
-          await links.add('notes', [winnerId], notes);
-          await links.add('groups', [winnerId], [...new Set([...groups, ...owners])]);
-
-          let next = await versions.lastNumber(winnerId);
-          // Moved versions get numbers after the winner's; a kept current file comes first.
-          const moved = await versions.allFor(losers);
-          for (const loser of loserRows) {
-            const own = moved.filter((v) => v.resource_id === loser.id);
-            const hasCurrentRow = own.some((v) => v.id === loser.current_version_id);
-            if (keepAsVersion && !hasCurrentRow) {
-              const now = nowIso();
-              await versions.insert({
-                created_at: now,
-                updated_at: now,
-                created_by_user_id: actor.principal.userId,
-                resource_id: winnerId,
-                version_number: ++next,
-                hash: loser.hash,
-                hash_type: loser.hash_type,
-                file_size: loser.file_size,
-                content_type: loser.content_type,
-                width: loser.width,
-                height: loser.height,
-                location: loser.location,
-                storage_location: loser.storage_location,
-                comment: `Merged from resource #${loser.id} (${loser.name})`,
-              });
-            }
-            for (const v of own) {
-              if (!keepAsVersion && v.id === loser.current_version_id) continue;
-              await versions.patch(v.id, { resource_id: winnerId, version_number: ++next, comment: v.comment || `Merged from resource #${loser.id}` });
-            }
-          }
-
-          const meta: Record<string, unknown> = {};
-          for (const loser of loserRows) Object.assign(meta, parseJson<Record<string, unknown>>(loser.meta, {}));
-          Object.assign(meta, parseJson<Record<string, unknown>>(winner.meta, {}));
-          const previous = (meta.backups && typeof meta.backups === 'object' && !Array.isArray(meta.backups) ? meta.backups : {}) as Record<string, unknown>;
-          meta.backups = { ...previous, ...backups };
-          const own = winner.series_id === null ? '{}' : JSON.stringify({ ...parseJson<Record<string, unknown>>(winner.own_meta, {}), backups: meta.backups });
-          await resources.update(winnerId, { meta: JSON.stringify(meta), own_meta: own }, vis);
-
-          await resources.remove(losers, vis);
-          for (const s of new Set(loserRows.map((r) => r.series_id))) if (s !== null && s !== winner.series_id) await series.removeIfEmpty(s);
-        });
-        return { id: winnerId, name: winner.name, message: `Merged resources ${losers.join(', ')} into ${winnerId}${keepAsVersion ? ' (kept as versions)' : ''}`, result: undefined };
-      });
-    });
+    // The losers are deleted: their delete hooks fire around the merge (library-plugins.md §16.3).
+    const merged = () => withChange(this.ctx.lib.bus, actor, 'delete', 'resource', async () => {
+      await this.absorbLosers(actor, winner, loserRows, keepAsVersion, vis, backups);
+      return { message: `Deleted resources ${losers.join(', ')} merged into ${winnerId}`, result: undefined };
+    }, { ids: losers });
+    await this.ctx.versionLock.with(String(winnerId), merged);
     for (const l of loserRows) await this.removal.backupFile(l).catch(() => undefined);
     await this.removal.removeUnusedFiles([...loserRows.map((r) => ({ location: r.location, storage: r.storage_location })), ...loserFiles]);
     for (const id of losers) await this.ctx.previews.clear(id);
+  }
+
+  /** The merge itself, one transaction; its update of the winner fires the update hooks. */
+  private async absorbLosers(actor: Actor, winner: ResourceRow, loserRows: ResourceRow[], keepAsVersion: boolean, vis: Visibility, backups: Record<string, unknown>): Promise<void> {
+    const winnerId = winner.id;
+    const losers = loserRows.map((r) => r.id);
+    await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
+      await this.ctx.lib.transactor.run(async (trx) => {
+        const { links, versions, resources, series } = this.stores.in(trx);
+        const [tags, notes, groups] = await Promise.all([links.targetsOf('tags', losers), links.targetsOf('notes', losers), links.targetsOf('groups', losers)]);
+        const owners = loserRows.map((r) => r.owner_id).filter((o): o is number => o !== null);
+        await links.add('tags', [winnerId], tags);
+        await links.add('notes', [winnerId], notes);
+        await links.add('groups', [winnerId], [...new Set([...groups, ...owners])]);
+
+        let next = await versions.lastNumber(winnerId);
+        // Moved versions get numbers after the winner's; a kept current file comes first.
+        const moved = await versions.allFor(losers);
+        for (const loser of loserRows) {
+          const own = moved.filter((v) => v.resource_id === loser.id);
+          const hasCurrentRow = own.some((v) => v.id === loser.current_version_id);
+          if (keepAsVersion && !hasCurrentRow) {
+            const now = nowIso();
+            await versions.insert({
+              created_at: now,
+              updated_at: now,
+              created_by_user_id: actor.principal.userId,
+              resource_id: winnerId,
+              version_number: ++next,
+              hash: loser.hash,
+              hash_type: loser.hash_type,
+              file_size: loser.file_size,
+              content_type: loser.content_type,
+              width: loser.width,
+              height: loser.height,
+              location: loser.location,
+              storage_location: loser.storage_location,
+              comment: `Merged from resource #${loser.id} (${loser.name})`,
+            });
+          }
+          for (const v of own) {
+            if (!keepAsVersion && v.id === loser.current_version_id) continue;
+            await versions.patch(v.id, { resource_id: winnerId, version_number: ++next, comment: v.comment || `Merged from resource #${loser.id}` });
+          }
+        }
+
+        const meta: Record<string, unknown> = {};
+        for (const loser of loserRows) Object.assign(meta, parseJson<Record<string, unknown>>(loser.meta, {}));
+        Object.assign(meta, parseJson<Record<string, unknown>>(winner.meta, {}));
+        const previous = (meta.backups && typeof meta.backups === 'object' && !Array.isArray(meta.backups) ? meta.backups : {}) as Record<string, unknown>;
+        meta.backups = { ...previous, ...backups };
+        const own = winner.series_id === null ? '{}' : JSON.stringify({ ...parseJson<Record<string, unknown>>(winner.own_meta, {}), backups: meta.backups });
+        await resources.update(winnerId, { meta: JSON.stringify(meta), own_meta: own }, vis);
+
+        await resources.remove(losers, vis);
+        for (const s of new Set(loserRows.map((r) => r.series_id))) if (s !== null && s !== winner.series_id) await series.removeIfEmpty(s);
+      });
+      return { id: winnerId, name: winner.name, message: `Merged resources ${losers.join(', ')} into ${winnerId}${keepAsVersion ? ' (kept as versions)' : ''}`, result: undefined };
+    }, { data: hookData(winner) });
   }
 }

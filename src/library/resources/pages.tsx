@@ -126,7 +126,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
                 req={req}
                 action={path}
                 categories={await categories()}
-                picks={{ tags: await picked(pickers, 'tags', input.Tags ?? []), groups: await picked(pickers, 'groups', input.Groups ?? []), owner: await picked(pickers, 'groups', [input.OwnerId]) }}
+                picks={{ tags: await picked(pickers, req, 'tags', input.Tags ?? []), groups: await picked(pickers, req, 'groups', input.Groups ?? []), owner: await picked(pickers, req, 'groups', [input.OwnerId]) }}
               />
             ),
             actions: (
@@ -235,7 +235,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
       const resource = await resources.read(vis, id);
       const viewer = await viewerData(ctx, await resources.require(vis, id));
       const similar = await similarity.neighbours(resource.ID, ctx.thresholds(), 12);
-      const names = new Map((await pickers.names('resources', similar.map((s) => s.id))).map((s) => [s.id, s.name]));
+      // Only the neighbours the caller may see are named, and only those are shown.
+      const names = new Map((await pickers.names('resources', similar.map((s) => s.id), vis)).map((s) => [s.id, s.name]));
       // Templates see the carrier id under the name §5.2 gives it.
       const entity = { ...resource, ResourceCategoryId: resource.resourceCategoryId };
       const slots = await pageSlots(shortcodes, req.principal, 'resource', entity, ['custom_header', 'custom_sidebar', 'custom_preview', 'custom_detail_footer']);
@@ -245,7 +246,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         viewer,
         _slots: slots,
         _css: await carrierCss(lib, 'resource', resource.resourceCategoryId),
-        similar: similar.map((s) => ({ ID: s.id, Name: names.get(s.id) ?? '', distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
+        similar: similar.filter((s) => names.has(s.id)).map((s) => ({ ID: s.id, Name: names.get(s.id)!, distance: s.distance, tier: s.distance <= 2 ? 'duplicate' : 'similar' })),
         mainEntity: resource,
         mainEntityType: 'resource',
         errorMessage: firstOf(queryOf(req).error) || undefined,

@@ -116,8 +116,7 @@ export class RemoteImports {
 
   /** The download queue's importer: a queued job's body becomes a resource as its submitter. */
   readonly importDownload: DownloadImporter = async (d) => {
-    const root = this.ctx.lib.root;
-    const actor: Actor = { principal: { ...root, userId: d.ownerUserId ?? root.userId } };
+    const actor: Actor = { principal: d.owner };
     const base = await this.base(actor, d.payload);
     const staged = await this.ctx.fs.get(d.payload.PathName).stage(d.body);
     d.bodyRead();

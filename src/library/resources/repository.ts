@@ -30,9 +30,11 @@ export interface StoredFile {
 export class ResourceRepository extends NamedRepository<'resources', ResourceFilter, [vis: Visibility]> {
   protected readonly table = 'resources';
 
+  protected override readonly plansSubtree = true;
+
   /** Confined by its owner (companion §10.10). */
   protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {
-    return vis ? insideScope(vis, 'resources.owner_id') : null;
+    return vis ? insideScope(vis, 'resources.owner_id', this.dialect) : null;
   }
   protected readonly sort = RESOURCE_SORT;
 

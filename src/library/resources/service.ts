@@ -5,7 +5,7 @@ import { parseJson } from '../../core/db/values.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
-import { withChange } from '../common/changes.js';
+import { changedText, withChange, type ChangeData } from '../common/changes.js';
 import { pageOf } from '../common/list.js';
 import { NamedEntities } from '../common/named.js';
 import type { TimeBucket } from '../common/named.repository.js';
@@ -22,6 +22,11 @@ import type { ResourceRemoval } from './removal.js';
 import type { ResourceFilter } from './repository.js';
 import { editMemberMeta, joinSeries, resolveSeries, type MetaColumns } from './series-meta.js';
 import type { ResourceStores } from './stores.js';
+
+/** Hook data of a change that rewrites no text field (§16.3): the resource as stored. */
+export function hookData(row: ResourceRow): ChangeData {
+  return { id: row.id, name: row.name, description: row.description, meta: row.meta };
+}
 
 export interface ResourceServiceDeps {
   ctx: ResourceContext;
@@ -114,8 +119,14 @@ export class ResourceService {
     const before = await this.require(vis, id);
     const name = input.Name === undefined ? before.name : validName(input.Name);
     const metaGiven = input.Meta !== undefined;
-    const meta = metaGiven ? parseJson<Record<string, unknown>>(jsonObjectText(input.Meta, 'Meta'), {}) : parseJson<Record<string, unknown>>(before.meta, {});
+    const submittedMeta = metaGiven ? jsonObjectText(input.Meta, 'Meta') : before.meta;
+    // What before-hooks see and may rewrite (library-plugins.md §16.3).
+    const data: ChangeData = { id: before.id, name, description: input.Description ?? before.description, meta: input.Meta ?? '' };
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
+      const finalName = changedText(data, 'name', name) === name ? name : validName(changedText(data, 'name', name));
+      const hookedMeta = data.meta !== (input.Meta ?? '');
+      const meta = parseJson<Record<string, unknown>>(hookedMeta ? jsonObjectText(changedText(data, 'meta', '') || '{}', 'Meta') : submittedMeta, {});
+      const metaChanged = metaGiven || hookedMeta;
       await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.deps.stores.in(trx);
         await this.deps.ingest.checkRefs(trx, input, vis, 'edit');
@@ -125,12 +136,12 @@ export class ResourceService {
         let metaCols: MetaColumns;
         if (seriesId === null) metaCols = { meta: JSON.stringify(meta), own_meta: '{}' };
         else if (seriesId !== before.series_id) metaCols = await joinSeries(stores.series, seriesId, meta);
-        else if (metaGiven) metaCols = await editMemberMeta(stores.series, seriesId, meta);
+        else if (metaChanged) metaCols = await editMemberMeta(stores.series, seriesId, meta);
         else metaCols = { meta: before.meta, own_meta: before.own_meta };
         await this.deps.ingest.checkCategoryMeta(trx, categoryId, parseJson(metaCols.meta, {}));
         await stores.resources.update(before.id, {
-          name,
-          description: input.Description ?? before.description,
+          name: finalName,
+          description: changedText(data, 'description', before.description),
           owner_id: input.OwnerId === undefined ? before.owner_id : input.OwnerId || null,
           width: input.Width ?? before.width,
           height: input.Height ?? before.height,
@@ -145,8 +156,8 @@ export class ResourceService {
         await replaceLinks(stores.links, before.id, { Tags: input.Tags, Groups: input.Groups, Notes: input.Notes }, vis);
         // A series the resource leaves stays, even empty: only deleting a resource removes it (§3.8).
       });
-      return { id: before.id, name, before, result: undefined };
-    });
+      return { id: before.id, name: finalName, before, result: undefined };
+    }, { data });
     return this.read(vis, before.id);
   }
 
@@ -164,7 +175,7 @@ export class ResourceService {
     await withChange(this.ctx.lib.bus, actor, 'delete', 'resource', async () => {
       await this.deps.removal.deleteResources([row]);
       return { id: row.id, name: row.name, before: row, result: undefined };
-    });
+    }, { data: { id: row.id, name: row.name } });
     return row;
   }
 
@@ -174,7 +185,7 @@ export class ResourceService {
     await withChange(this.ctx.lib.bus, actor, 'delete', 'resource', async () => {
       await this.deps.removal.deleteResources(rows);
       return { message: `Deleted ${rows.length} resources (${rows.map((r) => r.id).join(', ')})`, result: undefined };
-    });
+    }, { ids: rows.map((r) => r.id) });
   }
 
   /** Leaves the series: the effective meta is frozen into meta; the series remains, even empty (contract). */
@@ -188,7 +199,7 @@ export class ResourceService {
         await stores.resources.update(row.id, { series_id: null, own_meta: '{}' }, vis);
       });
       return { id: row.id, name: row.name, before: row, message: `Removed from series ${row.series_id}`, result: undefined };
-    });
+    }, { data: hookData(row) });
   }
 
   async setDimensions(actor: Actor, id: number | undefined, width: number, height: number): Promise<void> {
@@ -198,7 +209,7 @@ export class ResourceService {
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
       await this.repo.update(row.id, { width, height }, vis);
       return { id: row.id, name: row.name, before: row, message: `Set dimensions to ${width}×${height}`, result: undefined };
-    });
+    }, { data: hookData(row) });
   }
 
   /** Inline edit of name or description (resource names need not be unique). */

@@ -12,6 +12,7 @@ import { createHttpServer } from '../../core/http/server.js';
 import type { Library } from '../context.js';
 import { registerPublicAssets } from '../ui/assets.js';
 import type { BlockService } from '../blocks/service.js';
+import { SEE_ALL } from '../auth/visibility.js';
 import type { CalendarService } from '../blocks/calendar/events.js';
 import type { BlockViews } from '../blocks/view.js';
 import { isObject } from '../blocks/shape.js';
@@ -120,7 +121,7 @@ export class ShareServer {
       const block = await this.block(note.id, req.params.blockId);
       if (block.type !== 'todos') throw forbidden('only the state of a todos block can be changed on a shared note');
       if (!isObject(req.body)) throw badRequest('the body must be the new state object, e.g. {"checked": ["a1"]}');
-      await blocks.updateState(block.id, note.id, req.body);
+      await blocks.updateState(SEE_ALL, block.id, note.id, req.body);
       return { success: true };
     });
 
@@ -128,7 +129,7 @@ export class ShareServer {
       const note = await this.note(req.params.token);
       const block = await this.block(note.id, req.params.blockId);
       const q = req.query;
-      return calendars.events(block, typeof q.start === 'string' ? q.start : undefined, typeof q.end === 'string' ? q.end : undefined);
+      return calendars.events(block, typeof q.start === 'string' ? q.start : undefined, typeof q.end === 'string' ? q.end : undefined, SEE_ALL);
     });
 
     app.get<{ Params: { token: string; hash: string } }>('/s/:token/resource/:hash', async (req, reply) => {

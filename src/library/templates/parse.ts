@@ -42,8 +42,28 @@ interface Frame {
   children: Node[];
 }
 
+// A card template is the same text for every entity of a list: parsed trees are kept by text
+// (they are never changed once built), the least recently used dropped first.
+const PARSED_CACHE_SIZE = 256;
+const PARSED_CACHE_MAX_TEXT = 64 * 1024;
+const parsed = new Map<string, Node[]>();
+
 /** Parses text into nodes; a block opens only when its closing tag follows. */
 export function parseShortcodes(text: string): Node[] {
+  if (text.length > PARSED_CACHE_MAX_TEXT) return parseText(text);
+  const hit = parsed.get(text);
+  if (hit) {
+    parsed.delete(text);
+    parsed.set(text, hit);
+    return hit;
+  }
+  const nodes = parseText(text);
+  parsed.set(text, nodes);
+  if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
+  return nodes;
+}
+
+function parseText(text: string): Node[] {
   const root: Frame = { node: null, children: [] };
   const stack: Frame[] = [root];
   let last = 0;

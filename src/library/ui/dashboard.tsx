@@ -5,6 +5,7 @@ import { h, type SafeHtml } from '../../core/html/jsx.js';
 import { relativeTime } from './dates.js';
 import { registerPage, type Layout } from '../../core/http/pages.js';
 import type { ActivityRow, DashboardRepository } from './repository.js';
+import { visibilityOf } from '../auth/visibility.js';
 
 const RECENT = 6;
 const ACTIVITY = 20;
@@ -43,13 +44,14 @@ export function registerDashboard(app: FastifyInstance, layout: Layout, dashboar
   registerPage(app, layout, {
     path: '/dashboard',
     needs: 'read',
-    load: async () => {
+    load: async (req) => {
+      const vis = visibilityOf(req.principal);
       const [resources, notes, groups, tags, activity] = await Promise.all([
-        dashboard.recent('resources', RECENT),
-        dashboard.recent('notes', RECENT),
-        dashboard.recent('groups', RECENT),
-        dashboard.recent('tags', RECENT),
-        dashboard.activity(ACTIVITY),
+        dashboard.recent('resources', RECENT, vis),
+        dashboard.recent('notes', RECENT, vis),
+        dashboard.recent('groups', RECENT, vis),
+        dashboard.recent('tags', RECENT, vis),
+        dashboard.activity(ACTIVITY, vis),
       ]);
       return { pageTitle: 'Dashboard', resources, notes, groups, tags, activity };
     },

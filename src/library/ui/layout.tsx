@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import type { Layout, PageContext } from '../../core/http/pages.js';
-import { can, type Principal } from '../auth/principal.js';
+import { can, mayImportGroups, type Principal } from '../auth/principal.js';
 import { authEnabledFor, csrfTokenOf } from '../auth/pipeline.js';
 import { isSafeRelativePath } from '../../core/http/respond.js';
 import { withoutForbiddenActions, type Permission } from './permitted.js';
@@ -192,7 +192,8 @@ function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, p
   const permission = permissionOf(req);
   // A super-user may do everything; everyone else sees only what they may use.
   const trim = (html: SafeHtml | undefined) => (html === undefined || !principal || principal.superUser ? html : raw(withoutForbiddenActions(html.html, permission)));
-  const adminItems = ADMIN_MENU.filter(([, href]) => permission.page(href));
+  // Import is refused to group-limited principals whatever their role (the page answers 403).
+  const adminItems = ADMIN_MENU.filter(([, href]) => permission.page(href) && (href !== '/admin/import' || (principal !== null && mayImportGroups(principal))));
   return (
     <html lang="en">
       <head>

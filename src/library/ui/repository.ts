@@ -1,7 +1,9 @@
 // What the shared page parts read: the names pickers start with, the carrier template slots of
 // list and detail pages, and the dashboard's recent items and activity feed.
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
+import type { Visibility } from '../auth/visibility.js';
+import { insideScope } from '../auth/visibility.repository.js';
 import type { Database } from '../schema/database.js';
 
 export type PickTable = 'tags' | 'groups' | 'notes' | 'resources';
@@ -23,11 +25,27 @@ const ACTIVITY_SOURCES: [DashboardTable, ActivityRow['type']][] = [
   ['tags', 'tag'],
 ];
 
+/**
+ * What `vis` may see of a table the pages show (companion §10.10): groups by their id,
+ * resources and notes by their owner, tags everywhere. Null: no condition.
+ */
+function seenIn(table: PickTable | DashboardTable, vis: Visibility): RawBuilder<SqlBool> | null {
+  if (table === 'tags') return null;
+  return insideScope(vis, table === 'groups' ? 'groups.id' : `${table}.owner_id`);
+}
+
+const ALWAYS = sql<SqlBool>`1 = 1`;
+
 export class PickRepository extends Repository<Database> {
-  /** Id and name of the rows among `ids` (one statement). */
-  async names(table: PickTable, ids: readonly number[]): Promise<{ id: number; name: string }[]> {
+  /** Id and name of the rows among `ids` that `vis` may see (one statement). */
+  async names(table: PickTable, ids: readonly number[], vis: Visibility): Promise<{ id: number; name: string }[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom(table).select(['id', 'name']).where('id', 'in', [...ids]).execute();
+    return this.db
+      .selectFrom(table)
+      .select(['id', 'name'])
+      .where('id', 'in', [...ids])
+      .where(seenIn(table, vis) ?? ALWAYS)
+      .execute();
   }
 }
 
@@ -53,11 +71,12 @@ export class CarrierSlotRepository extends Repository<Database> {
 }
 
 export class DashboardRepository extends Repository<Database> {
-  /** The newest rows of a table. */
-  async recent(table: DashboardTable, limit: number): Promise<{ id: number; name: string; description: string }[]> {
+  /** The newest rows of a table that `vis` may see. */
+  async recent(table: DashboardTable, limit: number, vis: Visibility): Promise<{ id: number; name: string; description: string }[]> {
     return this.db
       .selectFrom(table as 'tags')
       .select(['id', 'name', 'description'])
+      .where(seenIn(table, vis) ?? ALWAYS)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -66,16 +85,17 @@ export class DashboardRepository extends Repository<Database> {
 
   /**
    * The newest creations and edits across resources, notes, groups and tags; an edit counts
-   * only when it came more than a second after the creation.
+   * only when it came more than a second after the creation. Only rows `vis` may see take part.
    */
-  async activity(limit: number): Promise<ActivityRow[]> {
+  async activity(limit: number, vis: Visibility): Promise<ActivityRow[]> {
     const edited = sql.raw(this.dialect.laterBy('updated_at', 'created_at', 1));
-    const events = ACTIVITY_SOURCES.map(
-      ([table, type]) => sql`
-        SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)}
+    const events = ACTIVITY_SOURCES.map(([table, type]) => {
+      const seen = seenIn(table, vis) ?? ALWAYS;
+      return sql`
+        SELECT ${type} AS type, id, name, 'created' AS action, created_at AS at FROM ${sql.table(table)} WHERE ${seen}
         UNION ALL
-        SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${edited}`,
-    );
+        SELECT ${type} AS type, id, name, 'updated' AS action, updated_at AS at FROM ${sql.table(table)} WHERE ${edited} AND ${seen}`;
+    });
     const r = await sql<ActivityRow>`SELECT * FROM (${sql.join(events, sql` UNION ALL `)}) a ORDER BY at DESC LIMIT ${limit}`.execute(this.db);
     return r.rows;
   }

@@ -29,7 +29,8 @@ async function startCli(args: string[], cwd?: string) {
   return { url, stop };
 }
 
-describe.skipIf(TEST_DB !== 'sqlite')('stacks command', () => {
+// Child processes start slowly on a busy two-core machine; these tests check behaviour, not speed.
+describe.skipIf(TEST_DB !== 'sqlite')('stacks command', { timeout: 180_000 }, () => {
   it('stops start-up on a bad flag or environment value with a clear message', () => {
     const flag = spawnSync('node', [BIN, 'library', '-db-type', 'ORACLE'], { encoding: 'utf8' });
     expect(flag.status).toBe(2);
@@ -54,7 +55,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('stacks command', () => {
   });
 });
 
-describe.skipIf(TEST_DB !== 'sqlite')('stacks library openapi', () => {
+describe.skipIf(TEST_DB !== 'sqlite')('stacks library openapi', { timeout: 180_000 }, () => {
   it('prints the OpenAPI description without starting a server', () => {
     const r = spawnSync('node', [BIN, 'library', 'openapi'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
@@ -64,7 +65,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('stacks library openapi', () => {
   });
 });
 
-describe.skipIf(TEST_DB !== 'sqlite')('stacks library -ephemeral', () => {
+describe.skipIf(TEST_DB !== 'sqlite')('stacks library -ephemeral', { timeout: 180_000 }, () => {
   it('keeps nothing: no data folder is created and data is gone after a restart', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'stacks-eph-'));
     const start = () => startCli(['-ephemeral'], cwd);

@@ -1,4 +1,4 @@
-// The example plugin in examples/plugins/ loads unchanged and does what docs/plugins.md says.
+// The example plugins in examples/plugins/ load unchanged and do what docs/plugins.md says.
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ beforeAll(async () => {
   cpSync(join(import.meta.dirname, '../../../examples/plugins'), dir, { recursive: true });
   const logs: string[] = [];
   lib = withHelpers(await startTestLibrary(['-plugin-path', dir], { log: (m) => logs.push(m) }), dir, logs);
-  for (const name of ['reading-list', 'progress-bar']) expect((await lib.enable(name)).status).toBe(200);
+  for (const name of ['reading-list', 'note-stats', 'progress-bar']) expect((await lib.enable(name)).status).toBe(200);
 }, 60_000);
 afterAll(async () => lib?.close());
 
@@ -27,6 +27,23 @@ it('reading-list: page form, JSON endpoint, hook and asset', async () => {
   expect(items).toEqual(['Ulysses', 'Emma', 'Dune']);
   expect((await lib.fetch('/plugins/reading-list/public/reading-list.css')).status).toBe(200);
   expect(await (await lib.fetch('/resources')).text()).toContain('href="/plugins/reading-list/list"');
+});
+
+it('note-stats: a sync action on a note and a background action job', async () => {
+  const note = (await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'Draft', Description: 'one two three' })).body;
+  const run = (action: string, params: Record<string, unknown> = {}) => lib.json<Record<string, unknown>>('POST', '/v1/jobs/action/run', { plugin: 'note-stats', action, entity_ids: [note.ID], params });
+  expect(await run('word-count')).toMatchObject({ status: 200, body: { success: true, message: 'Draft: 3 words', data: { words: 3 } } });
+  expect((await run('word-count', { include_name: true })).body).toMatchObject({ message: 'Draft: 4 words' });
+  const listed = (await lib.json<{ id: string }[]>('GET', '/v1/plugin/actions?entity=note')).body.map((a) => a.id);
+  expect(listed).toEqual(expect.arrayContaining(['word-count', 'word-total']));
+  const started = await run('word-total');
+  expect(started.status).toBe(202);
+  let job: Record<string, unknown> = {};
+  for (let i = 0; i < 100 && job.status !== 'completed' && job.status !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    job = (await lib.json<Record<string, unknown>>('GET', `/v1/jobs/action/job?id=${String(started.body.job_id)}`)).body;
+  }
+  expect(job).toMatchObject({ status: 'completed', message: 'Counted Draft', result: { message: 'Counted Draft', words: 3 } });
 });
 
 it('progress-bar: a block type with schemas, its render, and a documented shortcode', async () => {

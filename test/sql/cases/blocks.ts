@@ -4,12 +4,17 @@ import { BlockViewRepository } from '../../../src/library/blocks/view.repository
 import { sqlCases } from '../capture.js';
 
 const AT = '2024-01-01T00:00:00.000Z';
+/** A principal confined to group 3's subtree: the statements show the visibility condition. */
+const SCOPED = { kind: 'subtree', rootId: 3 } as const;
+const ALL = { kind: 'all' } as const;
 
 export default [
   sqlCases(BlockRepository, [
-    ['note', (r) => r.note(7)],
+    ['note', (r) => r.note(7, ALL)],
+    ['note (confined)', (r) => r.note(7, SCOPED)],
+    ['find', (r) => r.find(12, ALL)],
+    ['find (confined)', (r) => r.find(12, SCOPED)],
     ['filterFacts', (r) => r.filterFacts(7)],
-    ['find', (r) => r.find(12)],
     ['ofNote', (r) => r.ofNote(7)],
     ['positions', (r) => r.positions(7)],
     ['lastPosition', (r) => r.lastPosition(7)],
@@ -19,12 +24,17 @@ export default [
     ['update', (r) => r.update(12, { state: '{"checked":["a"]}', updated_at: AT })],
     ['move', (r) => r.move(7, 12, 'g', AT)],
     ['remove', (r) => r.remove(12)],
-    ['existing', (r) => r.existing('queries', [3, 4])],
+    ['existing', (r) => r.existing('queries', [3, 4], SCOPED)],
+    ['existing (resources, confined)', (r) => r.existing('resources', [3, 4], SCOPED)],
+    ['existing (groups, confined)', (r) => r.existing('groups', [3], SCOPED)],
     ['setNoteDescription', (r) => r.setNoteDescription(7, 'first line')],
   ]),
   sqlCases(BlockViewRepository, [
-    ['galleryResources', (r) => r.galleryResources([1, 2])],
-    ['referencedGroups', (r) => r.referencedGroups([3])],
-    ['storedFile', (r) => r.storedFile(4)],
+    ['galleryResources', (r) => r.galleryResources([1, 2], ALL)],
+    ['galleryResources (confined)', (r) => r.galleryResources([1, 2], SCOPED)],
+    ['referencedGroups', (r) => r.referencedGroups([3], ALL)],
+    ['referencedGroups (confined)', (r) => r.referencedGroups([3], SCOPED)],
+    ['storedFile', (r) => r.storedFile(4, ALL)],
+    ['storedFile (confined)', (r) => r.storedFile(4, SCOPED)],
   ]),
 ];

@@ -99,6 +99,9 @@ export const postgresDialect: Dialect = {
   existsProbeLimit: ' LIMIT 1 OFFSET 0',
   // Small sets: an array lets the planner use the index on `expr` instead of a semi-join walk.
   memberOf: (expr, set, large) => (large ? `${expr} IN (${set})` : `${expr} = ANY (ARRAY(${set}))`),
+  // Large: an array the planner sizes, so it walks the list order or uses the owner index by
+  // cost (filters included); small: the semi-join it plans for a few groups.
+  subtreeMember: (expr, set, plan) => (plan.large ? `${expr} = ANY (ARRAY(${set}))` : `${expr} IN (${set})`),
   planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true, skipScanDistinct: true },
 
   statementTimeout: (ms) => `SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`,

@@ -105,6 +105,9 @@ export const sqliteDialect: Dialect = {
   existsProbeLimit: ' LIMIT 1',
   // A unary + keeps the planner off the index on `expr`, so it walks the ORDER BY index instead.
   memberOf: (expr, set, large) => `${large ? '+' : ''}${expr} IN (${set})`,
+  // Large and unfiltered: walk the list order (the unary + hides the owner index); otherwise
+  // collect the subtree's rows through the owner index and sort them.
+  subtreeMember: (expr, set, plan) => `${plan.large && !plan.narrowed ? '+' : ''}${expr} IN (${set})`,
   planner: { tagIdsAsLiterals: false, lateralSmallSubtree: false, skipScanDistinct: false },
 
   statementTimeout: () => null,

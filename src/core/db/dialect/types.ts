@@ -148,6 +148,13 @@ export interface Dialect {
   readonly existsProbeLimit: string;
   /** `expr IN (set)` for a set that is a large share of its table (walk) or small (collect). */
   memberOf(expr: string, set: string, large: boolean): string;
+  /**
+   * Membership of a list page's rows in a group-limited principal's subtree (companion
+   * §10.10), shaped for what the list knows: whether the subtree is a large share of the
+   * groups, and whether other filters narrow the rows (then a walk in list order may read the
+   * whole table before a page fills).
+   */
+  subtreeMember(expr: string, set: string, plan: { large: boolean; narrowed: boolean }): string;
   readonly planner: {
     /** Resolve compared tag names to literal ids first, so the planner sees the tag's statistics. */
     tagIdsAsLiterals: boolean;

@@ -6,6 +6,7 @@ import { badRequest } from '../../../core/http/errors.js';
 import { parseJson } from '../../../core/db/values.js';
 import { safeFetch } from '../../../core/net/safe-fetch.js';
 import type { LibraryConfig } from '../../config.js';
+import type { Visibility } from '../../auth/visibility.js';
 import type { BlockRow, JsonObject } from '../records.js';
 import { storedResourcePath } from '../resource-files.js';
 import type { BlockViewRepository } from '../view.repository.js';
@@ -84,8 +85,9 @@ export class CalendarService {
     this.cache = new IcsCache(fetcher);
   }
 
-  private async resourceFeed(resourceId: number): Promise<FeedResult> {
-    const row = await this.files.storedFile(resourceId);
+  private async resourceFeed(resourceId: number, vis: Visibility): Promise<FeedResult> {
+    // A resource the caller cannot see is reported exactly like one that does not exist.
+    const row = await this.files.storedFile(resourceId, vis);
     if (!row) throw new Error(`resource ${resourceId} does not exist`);
     const file = await storedResourcePath(this.config, row);
     if (!file) throw new Error(`the file of resource ${resourceId} is missing or not available`);
@@ -97,7 +99,8 @@ export class CalendarService {
     });
   }
 
-  async events(block: BlockRow, startDate: string | undefined, endDate: string | undefined): Promise<CalendarEvents> {
+  /** The events `vis` may read: the block was found through `vis`, and so are its resource sources. */
+  async events(block: BlockRow, startDate: string | undefined, endDate: string | undefined, vis: Visibility): Promise<CalendarEvents> {
     if (block.type !== 'calendar') throw badRequest(`block ${block.id} is not a calendar block`);
     const { from, to } = parseRange(startDate, endDate);
     const content = parseJson<JsonObject>(block.content, {});
@@ -111,7 +114,7 @@ export class CalendarService {
     const results = await Promise.all(
       sources.map(async (c) => {
         try {
-          const feed = c.source.type === 'url' ? await this.cache.fromUrl(c.source.url!) : await this.resourceFeed(c.source.resourceId!);
+          const feed = c.source.type === 'url' ? await this.cache.fromUrl(c.source.url!) : await this.resourceFeed(c.source.resourceId!, vis);
           return { c, feed };
         } catch (e) {
           errors.push({ calendarId: c.id, error: (e as Error).message });

@@ -1,0 +1,118 @@
+// Ambient transactions: a block of code (a plugin's mah.db.transaction) whose every statement —
+// including those of services that open their own transactions — runs on one connection inside
+// one transaction, without passing a transaction handle through them. The driver wrapper hands
+// the block's connection to every statement issued in its async context and turns the services'
+// own BEGIN/COMMIT/ROLLBACK into savepoints, so a nested block rolls back alone.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type Kysely, type TransactionSettings } from 'kysely';
+
+interface AmbientState {
+  /** Set by the first statement of the block. */
+  connection?: DatabaseConnection;
+  driver?: AmbientDriver;
+  /** True once the outer BEGIN ran; later BEGINs become savepoints. */
+  began: boolean;
+  depth: number;
+  closed: boolean;
+}
+
+const ambient = new AsyncLocalStorage<AmbientState>();
+
+function open(): AmbientState | undefined {
+  const s = ambient.getStore();
+  return s && !s.closed ? s : undefined;
+}
+
+/** True while the current async context is inside an ambient transaction. */
+export function inAmbientTransaction(): boolean {
+  return open() !== undefined;
+}
+
+class AmbientDriver implements Driver {
+  constructor(private readonly inner: Driver) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  private mine(connection: DatabaseConnection): AmbientState | undefined {
+    const s = open();
+    return s && s.driver === this && s.connection === connection ? s : undefined;
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const s = open();
+    if (s && s.driver === this && s.connection) return s.connection;
+    if (s && !s.connection && !s.began) {
+      s.connection = await this.inner.acquireConnection();
+      s.driver = this;
+      return s.connection;
+    }
+    return this.inner.acquireConnection();
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const s = this.mine(connection);
+    if (!s) return this.inner.beginTransaction(connection, settings);
+    if (!s.began) {
+      s.began = true;
+      return this.inner.beginTransaction(connection, settings);
+    }
+    s.depth++;
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ambient_${s.depth}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const s = this.mine(connection);
+    if (!s) return this.inner.commitTransaction(connection);
+    if (s.depth === 0) {
+      s.closed = true;
+      return this.inner.commitTransaction(connection);
+    }
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ambient_${s.depth}`));
+    s.depth--;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const s = this.mine(connection);
+    if (!s) return this.inner.rollbackTransaction(connection);
+    if (s.depth === 0) {
+      s.closed = true;
+      return this.inner.rollbackTransaction(connection);
+    }
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ambient_${s.depth}`));
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ambient_${s.depth}`));
+    s.depth--;
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // The block keeps its connection until its outer COMMIT or ROLLBACK.
+    const s = ambient.getStore();
+    if (s && s.driver === this && s.connection === connection && !s.closed) return;
+    return this.inner.releaseConnection(connection);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** A dialect whose driver supports ambient transactions. */
+export function withAmbientTransactions(dialect: Dialect): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new AmbientDriver(dialect.createDriver()),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+  };
+}
+
+/**
+ * Runs `work` in one transaction on `db` that every statement of its async context joins. Inside
+ * another such block it is a savepoint: its failure rolls back only its own work.
+ */
+export async function ambientTransaction<DB, R>(db: Kysely<DB>, work: () => Promise<R>): Promise<R> {
+  if (open()) return db.transaction().execute(() => work());
+  const state: AmbientState = { began: false, depth: 0, closed: false };
+  return ambient.run(state, () => db.transaction().execute(() => work()));
+}

@@ -1,0 +1,81 @@
+// library-plugins.md §26 / §11.1 under -auth: a plugin's mah.db runs as the caller, so a
+// group-limited principal's invocation sees and writes only inside its subtree (T-130 reads),
+// including listings, counts, MRQL and resources; writes outside are refused.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, asBearer, asSession, login, makeAccount, makeGroup, type Account, type Session } from '../../helpers/accounts.js';
+import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { writePlugins } from '../../helpers/plugins.js';
+
+let lib: TestLibrary;
+let admin: Session;
+let scoped: Account;
+let G: number;
+let G1: number;
+let H: number;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stacks-plugins-scope-'));
+  writePlugins(dir, {
+    'scope-fixture': `plugin = { name = "scope-fixture", api_version = 1, capabilities = { "db:read", "db:write", "api" } }
+function init()
+  mah.api("GET", "group", function(ctx) ctx.json({ found = mah.db.get_group(tonumber(ctx.query.id)) ~= nil }) end)
+  mah.api("GET", "lists", function(ctx)
+    local names = {}
+    for _, g in ipairs(mah.db.query_groups({ name = "sc-", limit = 100 })) do names[#names + 1] = g.name end
+    table.sort(names)
+    local notes = {}
+    for _, n in ipairs(mah.db.query_notes({ name = "scn-", limit = 100 })) do notes[#notes + 1] = n.name end
+    table.sort(notes)
+    local m = mah.db.mrql_query('type = note AND name ~ "scn-"', { scope = "global", limit = 100 })
+    ctx.json({ groups = names, notes = notes, count = mah.db.count_notes({ name = "scn-" }), mrql = #m.items })
+  end)
+  mah.api("POST", "write", function(ctx)
+    local r = mah.json.decode(ctx.body)
+    local n, err = mah.db.create_note({ name = "scn-written", owner_id = r.owner })
+    local p, perr = mah.db.patch_group(r.other, { description = "touched" })
+    ctx.json({ ok = n ~= nil, err = err, patched = p ~= nil, perr = perr })
+  end)
+end`,
+  });
+  lib = await startTestLibrary(['-auth', '-create-admin-user', ADMIN.username, '-create-admin-password', ADMIN.password, '-plugin-path', dir]);
+  admin = await login(lib, ADMIN.username, ADMIN.password);
+  G = await makeGroup(lib, admin, 'sc-G');
+  G1 = await makeGroup(lib, admin, 'sc-G1', G);
+  H = await makeGroup(lib, admin, 'sc-H');
+  for (const [name, owner] of [['scn-in', G1], ['scn-out', H]] as const) {
+    expect((await lib.json('POST', '/v1/note', { Name: name, OwnerId: owner }, asSession(admin))).status).toBe(200);
+  }
+  scoped = await makeAccount(lib, admin, { role: 'user', scopeGroupId: G, username: 'scoped-db' });
+  expect((await lib.form('/v1/plugin/enable', [['name', 'scope-fixture']], { accept: 'application/json', ...asSession(admin) })).status).toBe(200);
+  await lib.json('POST', '/v1/plugin/scopedAccess', { name: 'scope-fixture', allowed: 'yes' }, asSession(admin));
+}, 120_000);
+afterAll(async () => lib?.close());
+
+describe('mah.db runs as the caller', () => {
+  it('T-130 a getter sees only the caller subtree', async () => {
+    const get = async (id: number, who: Record<string, string>) => (await lib.json('GET', `/v1/plugins/scope-fixture/group?id=${id}`, undefined, who)).body;
+    expect(await get(H, asSession(admin))).toEqual({ found: true });
+    expect(await get(H, asBearer(scoped.token))).toEqual({ found: false });
+    expect(await get(G1, asBearer(scoped.token))).toEqual({ found: true });
+  });
+
+  it('listings, counts and MRQL are confined', async () => {
+    const asAdmin = (await lib.json('GET', '/v1/plugins/scope-fixture/lists', undefined, asSession(admin))).body;
+    expect(asAdmin).toEqual({ groups: ['sc-G', 'sc-G1', 'sc-H'], notes: ['scn-in', 'scn-out'], count: 2, mrql: 2 });
+    const asScoped = (await lib.json('GET', '/v1/plugins/scope-fixture/lists', undefined, asBearer(scoped.token))).body;
+    expect(asScoped).toEqual({ groups: ['sc-G', 'sc-G1'], notes: ['scn-in'], count: 1, mrql: 1 });
+  });
+
+  it('writes outside the subtree are refused', async () => {
+    const r = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/write', { owner: H, other: H }, asBearer(scoped.token));
+    expect(r.body.ok).toBe(false);
+    expect(r.body.err).toBeTruthy();
+    expect(r.body.patched).toBe(false);
+    expect(r.body.perr).toBeTruthy();
+    const inside = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/write', { owner: G1, other: G1 }, asBearer(scoped.token));
+    expect(inside.body).toMatchObject({ ok: true, patched: true });
+  });
+});
