@@ -34,12 +34,12 @@ import { importsFeature } from './imports/feature.js';
 import { startTransferSweeps } from './archive/sweep.js';
 import { reconcileFeature } from './reconcile/feature.js';
 import { pluginsFeature, type PluginsFeature } from './plugins/feature.js';
-import { ActionJobStore } from './plugins/action-jobs.js';
 import { PluginCatalogue } from './plugins/catalogue.js';
 import type { LoadedPlugin } from './plugins/manager.js';
 import { PluginShortcodeRenderer } from './plugins/shortcodes.js';
 import { PluginBlockTypeSource } from './plugins/block-types.js';
 import { PluginInjections } from './plugins/injections.js';
+import { ActionJobStore } from './plugins/action-jobs.js';
 
 /** Listeners besides the main one, started by main.ts once the main server listens. */
 export interface FeatureServers {
@@ -101,7 +101,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
     resources: resourceFeature.resources,
     files: resourceFeature.ctx.fs,
     mrql: mrql.service,
-  }, { actionJobs, downloads: downloads.service, catalogue: pluginCatalogue, blocks: blocks.service });
+  }, { actionJobs, downloads: downloads.service }, { catalogue: pluginCatalogue, blocks: blocks.service });
 
   return { share, mrql, plugins };
 }

@@ -12,7 +12,6 @@ import { installImage } from './image.js';
 import { PluginStateRepository } from './repository.js';
 import { registerManagementRoutes } from './routes.js';
 import { registerPluginPages } from './pages.js';
-import { pluginJobsFeature } from './jobs-feature.js';
 import { registerDisplayTypeRoutes } from './display-types.js';
 import { registerBlockRenderRoute } from './block-types.js';
 import type { BlockService } from '../blocks/service.js';
@@ -22,6 +21,7 @@ export interface RenderSurfaces {
   catalogue: PluginCatalogue<LoadedPlugin>;
   blocks: BlockService;
 }
+import { pluginJobsFeature } from './jobs-feature.js';
 
 export interface PluginsFeature {
   /** null when -plugins-disabled. */
@@ -30,10 +30,10 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, deps: Parameters<typeof pluginJobsFeature>[2] & RenderSurfaces): PluginsFeature {
-  const jobs = pluginJobsFeature(host, log, deps);
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, jobDeps: Parameters<typeof pluginJobsFeature>[2], surfaces: RenderSurfaces): PluginsFeature {
+  const jobs = pluginJobsFeature(host, log, jobDeps);
   const { app, lib, layout } = host;
-  const { catalogue } = deps;
+  const { catalogue } = surfaces;
   const path = lib.config.plugins.path;
   const manager =
     path === null
@@ -59,7 +59,7 @@ export function pluginsFeature(host: FeatureHost, log: (message: string) => void
   registerEndpointRoutes(app, manager, log);
   registerPluginPages(app, layout, manager, log);
   registerDisplayTypeRoutes(app, catalogue, log);
-  registerBlockRenderRoute(app, { catalogue, blocks: deps.blocks, notes: services.notes, log });
+  registerBlockRenderRoute(app, { catalogue, blocks: surfaces.blocks, notes: services.notes, log });
   return {
     manager,
     start: async () => {

@@ -13,6 +13,7 @@ import { actorOf } from '../http/routes.js';
 import { actorFor, invocations } from './invocation.js';
 import type { PluginManager, PluginRecord } from './manager.js';
 import { fieldsOf, headersOf, principalTable, queryOf } from './request.js';
+import { docsPage } from './docs-pages.js';
 
 export const PAGE_BUDGET_MS = 30_000;
 
@@ -178,6 +179,8 @@ async function servePluginPath(req: FastifyRequest, reply: FastifyReply, manager
     await layout.prepare?.(req);
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>\n${layout({ pageTitle }, body, req).html}`);
   };
+  const docs = plugin && !page && (path === 'docs' || path.startsWith('docs/')) ? await docsPage(plugin, path, req.principal, log) : null;
+  if (docs) return render(docs.title, docs.body, { pluginContent: docs.body.html });
   if (!plugin || !page) return render('Page not found', <Panel title="Page not found" />, { pluginError: 'Page not found' });
   let params = {};
   let body: string | undefined;

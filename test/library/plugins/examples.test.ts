@@ -12,8 +12,7 @@ beforeAll(async () => {
   cpSync(join(import.meta.dirname, '../../../examples/plugins'), dir, { recursive: true });
   const logs: string[] = [];
   lib = withHelpers(await startTestLibrary(['-plugin-path', dir], { log: (m) => logs.push(m) }), dir, logs);
-  expect((await lib.enable('reading-list')).status).toBe(200);
-  expect((await lib.enable('note-stats')).status).toBe(200);
+  for (const name of ['reading-list', 'note-stats', 'progress-bar']) expect((await lib.enable(name)).status).toBe(200);
 }, 60_000);
 afterAll(async () => lib?.close());
 
@@ -45,4 +44,20 @@ it('note-stats: a sync action on a note and a background action job', async () =
     job = (await lib.json<Record<string, unknown>>('GET', `/v1/jobs/action/job?id=${String(started.body.job_id)}`)).body;
   }
   expect(job).toMatchObject({ status: 'completed', message: 'Counted Draft', result: { message: 'Counted Draft', words: 3 } });
+});
+
+it('progress-bar: a block type with schemas, its render, and a documented shortcode', async () => {
+  const note = (await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'Reading plan' })).body.ID;
+  const created = await lib.json<{ id: number; content: unknown; state: unknown }>('POST', '/v1/note/block', { noteId: note, type: 'plugin:progress-bar:progress', content: { label: 'Chapters <1-12>', total: 12 } });
+  expect(created).toMatchObject({ status: 201, body: { content: { label: 'Chapters <1-12>', total: 12 }, state: { done: 0 } } });
+  expect((await lib.json('POST', '/v1/note/block', { noteId: note, type: 'plugin:progress-bar:progress', content: { label: 'x', total: 0 } })).status).toBe(400);
+  expect((await lib.json('PATCH', `/v1/note/block/state?id=${created.body.id}`, { state: { done: 3 } })).status).toBe(200);
+  const view = await (await lib.fetch(`/v1/plugins/progress-bar/block/render?blockId=${created.body.id}&mode=view`)).text();
+  expect(view).toContain('<span>Chapters &lt;1-12&gt;</span>');
+  expect(view).toContain('value="3"');
+  expect(view).toContain(' 25%</div>');
+  expect(await (await lib.fetch(`/note?id=${note}`)).text()).toContain(' 25%</div>');
+  const docs = await (await lib.fetch('/plugins/progress-bar/docs/bar')).text();
+  expect(docs).toContain('Draws a progress bar');
+  expect(docs).toContain(' 40%</div>');
 });
