@@ -220,7 +220,8 @@ describe('kill -9 at random points', () => {
     const applyNow = async (url: string, id: string) => {
       const r = await call<{ jobId: string }>(url, 'POST', `/v1/imports/${id}/apply`, {});
       expect(r.status, JSON.stringify(r.body)).toBe(202);
-      expect((await finished(url, r.body.jobId)).status).toBe('completed');
+      const job = await finished(url, r.body.jobId);
+      expect(job.status, `apply again: ${job.error}`).toBe('completed');
     };
     // Group name → the names and hashes of the resources its archive carries.
     const imported = new Map<string, Map<string, string>>();
@@ -263,7 +264,8 @@ describe('kill -9 at random points', () => {
         else expect(plan.status, JSON.stringify(plan.body)).toBe(422);
         settledByRestart++;
         id = await parse(server.url, archive);
-        expect((await finished(server.url, id)).status).toBe('completed');
+        const job = await finished(server.url, id);
+        expect(job.status, `parse again: ${job.error}`).toBe('completed');
       }
 
       // Kill during the apply: afterwards either the result is there, or the import is not
