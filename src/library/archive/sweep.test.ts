@@ -69,3 +69,34 @@ describe('ImportStore.sweep', () => {
     expect(existsSync(join(store.root, 'not-ours'))).toBe(true);
   });
 });
+
+describe('ImportStore.recoverInterrupted', () => {
+  it('settles what a stopped process left: uploads, parses and applies under way, kept bytes', async () => {
+    const store = new ImportStore(root());
+    const createdAt = new Date().toISOString();
+    const stage = async (id: string, status: 'parsing' | 'ready' | 'applying' | 'applied', extracted: boolean) => {
+      mkdirSync(join(store.dir(id), 'blobs'), { recursive: true });
+      if (extracted) writeFileSync(join(store.dir(id), 'blobs', 'x'), 'x');
+      writeFileSync(join(store.dir(id), 'plan.json.ab12cd34.part'), '{');
+      await store.writeMeta(store.dir(id), { id: status === 'parsing' ? '' : id, ownerId: 1, createdAt, status, archiveName: 'a.tar', size: 1 });
+    };
+    await stage('1111111111111111', 'parsing', true);
+    await stage('2222222222222222', 'ready', true);
+    await stage('3333333333333333', 'applying', true);
+    await stage('4444444444444444', 'applied', true);
+    const upload = await store.uploadDir();
+    mkdirSync(store.dir('5555555555555555'));
+    expect(await store.recoverInterrupted()).toBe(4);
+    expect(existsSync(upload)).toBe(false);
+    expect(existsSync(store.dir('5555555555555555'))).toBe(false);
+    expect(await store.readMeta('1111111111111111')).toMatchObject({ id: '1111111111111111', status: 'failed', error: expect.stringMatching(/stopped while .* parsed/) });
+    expect(existsSync(join(store.dir('1111111111111111'), 'blobs'))).toBe(false);
+    expect(await store.readMeta('2222222222222222')).toMatchObject({ status: 'ready' });
+    expect(existsSync(join(store.dir('2222222222222222'), 'blobs', 'x'))).toBe(true);
+    expect(await store.readMeta('3333333333333333')).toMatchObject({ status: 'ready', error: expect.stringMatching(/applying again/) });
+    expect(existsSync(join(store.dir('3333333333333333'), 'blobs', 'x'))).toBe(true);
+    expect(await store.readMeta('4444444444444444')).toMatchObject({ status: 'applied' });
+    expect(existsSync(join(store.dir('4444444444444444'), 'blobs'))).toBe(false);
+    for (const id of ['2222222222222222', '3333333333333333', '4444444444444444']) expect(existsSync(join(store.dir(id), 'plan.json.ab12cd34.part'))).toBe(false);
+  });
+});

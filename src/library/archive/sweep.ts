@@ -32,6 +32,8 @@ export async function sweepTransfers(lib: Library, exports: ExportStore, imports
 export function startTransferSweeps(app: FastifyInstance, lib: Library, exports: ExportStore, imports: ImportStore): void {
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
+    // No job has run yet: whatever a stopped process left mid-way is settled first.
+    await imports.recoverInterrupted().catch((e: unknown) => console.error('import recovery failed:', e));
     await sweepTransfers(lib, exports, imports);
     timer = setInterval(() => void sweepTransfers(lib, exports, imports), INTERVAL_MS);
     timer.unref();

@@ -90,6 +90,45 @@ export class ImportStore {
     return metas.filter((m): m is ImportMeta => m !== null && m.id !== '' && visible(m.ownerId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
+  /**
+   * Settles what a stopped process left behind; called at start, before any job can run.
+   * Upload folders belonged to requests that died with the process. A parse that was under
+   * way can never finish (jobs do not outlive the process): it is marked failed so its plan
+   * answers 422 with the reason instead of "not ready" until retention removes it. An apply
+   * that was under way goes back to ready (its rows carry archive GUIDs, so applying again
+   * merges into them). Extracted bytes an applied import kept, and half-written meta or plan
+   * files, are removed. Returns how many imports were settled.
+   */
+  async recoverInterrupted(): Promise<number> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    let settled = 0;
+    for (const name of names) {
+      const dir = join(this.root, name);
+      if (UPLOAD.test(name)) {
+        await this.remove(dir);
+        settled++;
+        continue;
+      }
+      if (!JOB_ID.test(name)) continue;
+      for (const f of await readdir(dir).catch(() => [] as string[])) if (f.endsWith('.part')) await rm(join(dir, f), { force: true });
+      const meta = await this.readMeta(name);
+      if (!meta) {
+        await this.remove(dir);
+        settled++;
+      } else if (meta.status === 'parsing') {
+        await dropExtracted(dir, true);
+        await this.writeMeta(dir, { ...meta, id: name, status: 'failed', error: 'the server stopped while this archive was being parsed; upload it again' });
+        settled++;
+      } else if (meta.status === 'applying') {
+        await this.writeMeta(dir, { ...meta, status: 'ready', error: 'the server stopped during the last apply; applying again completes it' });
+        settled++;
+      } else if (meta.status === 'applied' || meta.status === 'failed') {
+        await dropExtracted(dir, meta.status === 'failed');
+      }
+    }
+    return settled;
+  }
+
   /** Removes staging older than `maxAgeMs`, except imports whose jobs still run. */
   async sweep(maxAgeMs: number, active: (id: string) => boolean, now = Date.now()): Promise<number> {
     const names = await readdir(this.root).catch(() => [] as string[]);
@@ -107,6 +146,11 @@ export class ImportStore {
     }
     return removed;
   }
+}
+
+/** The extracted archive content (and, for an import that will never be parsed, the tar). */
+async function dropExtracted(dir: string, withArchive: boolean): Promise<void> {
+  for (const sub of ['json', 'blobs', 'previews', ...(withArchive ? ['archive.tar', 'index.json', 'plan.json'] : [])]) await rm(join(dir, sub), { recursive: true, force: true });
 }
 
 async function readJsonFile<T>(path: string): Promise<T | null> {

@@ -1,10 +1,10 @@
 // Issue 12: kill -9 of the server at random points of uploads and version uploads (library)
-// and clip uploads (clip service), then a restart and an integrity check: every acknowledged
+// and clip uploads (clip service), and of group imports during parse and apply (library), then a restart and an integrity check: every acknowledged
 // write is present with the same bytes (hash), and after reconciliation no stored file is left
 // that no row references. Seeded, with a bounded number of kills; prints the counts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,6 +16,7 @@ const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'stacks.mjs');
 const SEED = Number(process.env.CRASH_SEED ?? 12);
 const LIBRARY_KILLS = Number(process.env.CRASH_LIBRARY_KILLS ?? 6);
 const CLIP_KILLS = Number(process.env.CRASH_CLIP_KILLS ?? 10);
+const IMPORT_ROUNDS = Number(process.env.CRASH_IMPORT_ROUNDS ?? 2);
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated with CRASH_SEED. */
 function rng(seed: number) {
@@ -184,6 +185,146 @@ describe('kill -9 at random points', () => {
         `orphans before reconciliation ${before.orphans.count + before.young} (${before.orphans.bytes} bytes old, ${before.young} young), after ${after.orphans.count + after.young}`,
     );
     expect(acked.size).toBeGreaterThan(0);
+    expect(after.orphans.count + after.young).toBe(0);
+    expect(after.tempParts.count).toBe(0);
+  });
+
+  it('library imports: a kill during parse or apply leaves no hung import, no partial rows and no stray staging', { timeout: 600_000 }, async () => {
+    const random = rng(SEED + 2);
+    const dir = mkdtempSync(join(tmpdir(), 'stacks-crash-import-'));
+    dirs.push(dir);
+    const files = join(dir, 'files');
+    const base = ['library', '-quiet', '-bind-address=127.0.0.1:0', '-file-save-path', files, ...(await libraryDbArgs(dir))];
+    const source = await launch(['library', '-quiet', '-bind-address=127.0.0.1:0', '-file-save-path', join(dir, 'source'), '-db-dsn', join(dir, 'source.db')]);
+    cleanups.push(() => kill9(source));
+    let server = await launch(base);
+    const call = async <T>(url: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(url + path, { method, headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    };
+    const finished = async (url: string, id: string) => {
+      for (;;) {
+        const r = await call<{ status: string; error?: string }>(url, 'GET', `/v1/jobs/get?id=${id}`);
+        if (r.status === 200 && ['completed', 'failed', 'cancelled'].includes(r.body.status)) return r.body;
+        await sleep(50);
+      }
+    };
+    const parse = async (url: string, archive: Buffer) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(archive)]), 'crash.tar');
+      const up = await fetch(`${url}/v1/groups/import/parse`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+      expect(up.status).toBe(202);
+      return ((await up.json()) as { jobId: string }).jobId;
+    };
+    const applyNow = async (url: string, id: string) => {
+      const r = await call<{ jobId: string }>(url, 'POST', `/v1/imports/${id}/apply`, {});
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      const job = await finished(url, r.body.jobId);
+      expect(job.status, `apply again: ${job.error}`).toBe('completed');
+    };
+    // Group name → the names and hashes of the resources its archive carries.
+    const imported = new Map<string, Map<string, string>>();
+    let kills = 0;
+    let parseKills = 0;
+    let applyKills = 0;
+    let settledByRestart = 0;
+
+    for (let round = 0; round < IMPORT_ROUNDS; round++) {
+      // A fresh archive per round (new GUIDs), so every apply creates rows rather than merging.
+      const groupName = `crash-import-${round}`;
+      const group = (await call<{ ID: number }>(source.url, 'POST', '/v1/group', { Name: groupName })).body.ID;
+      await call(source.url, 'POST', '/v1/group', { Name: `${groupName}-child`, OwnerId: group });
+      const expected = new Map<string, string>();
+      for (let i = 0; i < 4; i++) {
+        const bytes = payload(random);
+        const form = new FormData();
+        form.append('resource', new Blob([new Uint8Array(bytes)]), `imp${round}-${i}.bin`);
+        form.append('OwnerId', String(group));
+        const res = await fetch(`${source.url}/v1/resource`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+        expect(res.status).toBe(200);
+        expected.set(`imp${round}-${i}.bin`, sha1(bytes));
+      }
+      const exp = await call<{ jobId: string }>(source.url, 'POST', '/v1/groups/export', { rootGroupIds: [group] });
+      expect(exp.status).toBe(202);
+      expect((await finished(source.url, exp.body.jobId)).status).toBe('completed');
+      const archive = Buffer.from(await (await fetch(`${source.url}/v1/exports/${exp.body.jobId}/download`)).arrayBuffer());
+
+      // Kill during the parse: afterwards the import is ready, failed with a reason, or unknown,
+      // never "still parsing" with no job left to finish it.
+      let id = await parse(server.url, archive);
+      await sleep(Math.floor(random() * 150));
+      await kill9(server);
+      kills++;
+      parseKills++;
+      server = await launch(base);
+      const plan = await call<{ error?: string }>(server.url, 'GET', `/v1/imports/${id}/plan`);
+      if (plan.status !== 200) {
+        if (plan.status === 404) expect(plan.body.error).not.toMatch(/not ready/);
+        else expect(plan.status, JSON.stringify(plan.body)).toBe(422);
+        settledByRestart++;
+        id = await parse(server.url, archive);
+        const job = await finished(server.url, id);
+        expect(job.status, `parse again: ${job.error}`).toBe('completed');
+      }
+
+      // Kill during the apply: afterwards either the result is there, or the import is not
+      // marked applied and applying again completes it without duplicating anything.
+      const applied = await call<{ jobId: string }>(server.url, 'POST', `/v1/imports/${id}/apply`, {});
+      expect(applied.status, JSON.stringify(applied.body)).toBe(202);
+      await sleep(Math.floor(random() * 250));
+      await kill9(server);
+      kills++;
+      applyKills++;
+      server = await launch(base);
+      const result = await call<{ error?: string }>(server.url, 'GET', `/v1/imports/${id}/result`);
+      if (result.status !== 200) {
+        expect(result.status).toBe(404);
+        expect(result.body.error).not.toMatch(/status: applied/);
+        settledByRestart++;
+        await applyNow(server.url, id);
+      }
+      imported.set(groupName, expected);
+    }
+
+    const verify = async (url: string) => {
+      for (const [groupName, expected] of imported) {
+        const groups = (await call<{ Name: string }[]>(url, 'GET', `/v1/groups?Name=${groupName}`)).body.filter((g) => g.Name === groupName || g.Name === `${groupName}-child`);
+        expect(groups.map((g) => g.Name).sort(), groupName).toEqual([groupName, `${groupName}-child`]);
+        for (const [name, hash] of expected) {
+          const rows = (await call<{ ID: number; Name: string; Hash: string }[]>(url, 'GET', `/v1/resources?Name=${name}`)).body.filter((r) => r.Name === name);
+          expect(rows, name).toHaveLength(1);
+          expect(rows[0].Hash, name).toBe(hash);
+          const file = await fetch(`${url}/v1/resource/download?id=${rows[0].ID}`);
+          expect(file.status, name).toBe(200);
+          expect(sha1(Buffer.from(await file.arrayBuffer())), name).toBe(hash);
+        }
+      }
+    };
+    await verify(server.url);
+    await kill9(server);
+    server = await launch([...base, '-orphan-grace', '0s']);
+    const after = (await (await fetch(`${server.url}/v1/admin/reconcile`, { headers: { accept: 'application/json' } })).json()) as ReconcileReport;
+    await verify(server.url);
+    // Staging: no upload folder, no half-written file, no import stuck mid-way, no extracted
+    // bytes kept by an applied import.
+    const staging = join(files, '_imports');
+    const left = existsSync(staging) ? readdirSync(staging) : [];
+    expect(left.filter((n) => !/^[0-9a-f]{16}$/.test(n))).toEqual([]);
+    for (const name of left) {
+      const meta = JSON.parse(readFileSync(join(staging, name, 'meta.json'), 'utf8')) as { status: string };
+      expect(['ready', 'failed', 'applied'], name).toContain(meta.status);
+      const inside = readdirSync(join(staging, name));
+      expect(inside.filter((f) => f.endsWith('.part')), name).toEqual([]);
+      if (meta.status !== 'ready') expect(inside.filter((f) => ['json', 'blobs', 'previews', 'archive.tar'].includes(f)), name).toEqual([]);
+    }
+    expect((await fetch(`${server.url}/v1/groups`, { headers: { accept: 'application/json' } })).status).toBe(200);
+    await kill9(server);
+    console.log(
+      `crash test (imports, ${TEST_DB}, seed ${SEED + 2}): ${kills} kills (${parseKills} in parse, ${applyKills} in apply), ${imported.size} imports checked, ` +
+        `${settledByRestart} interrupted and completed again, orphans after reconciliation ${after.orphans.count + after.young}`,
+    );
+    expect(imported.size).toBe(IMPORT_ROUNDS);
     expect(after.orphans.count + after.young).toBe(0);
     expect(after.tempParts.count).toBe(0);
   });
