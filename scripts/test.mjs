@@ -24,13 +24,17 @@ async function postgresReachable() {
   }
 }
 
-// Names of failed tests, repeated after the totals: a CI log is often read from its tail only.
+// Names of failed tests with the first lines of their errors, repeated after the totals: a CI log
+// is often read from its tail only.
 const failures = [];
 function failedTests(label, report) {
   const names = [];
   for (const file of report.testResults ?? []) {
     const failedCases = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of failedCases) names.push(`${label}: ${file.name} > ${t.fullName}`);
+    for (const t of failedCases) {
+      const reason = String(t.failureMessages?.[0] ?? '').split('\n').slice(0, 3).join(' | ').slice(0, 400);
+      names.push(`${label}: ${file.name} > ${t.fullName}\n      ${reason}`);
+    }
     if (failedCases.length === 0 && file.status === 'failed') names.push(`${label}: ${file.name} (${(file.message ?? '').split('\n')[0]})`);
   }
   return names;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureF, startTestClips, type ClipJson, type FixtureF, type TestClips } from './helper.js';
-import { paste, startXvfb, x11Available, type Xvfb } from './xvfb.js';
+import { pasteEventually, startXvfb, x11Available, type Xvfb } from './xvfb.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const scratch = mkdtempSync(join(tmpdir(), 'stacks-clipboard-'));
@@ -33,27 +33,29 @@ describe.skipIf(!x11Available)('on an X11 host', () => {
 
   it('copies text (T201)', async () => {
     expect((await t.req(f.KE, 'POST', '/clipboard/copy', { clip_id: 1 })).status).toBe(204);
-    expect(paste(x.display).toString()).toBe('hello world');
+    expect((await pasteEventually(x.display, 'UTF8_STRING', (b) => b.toString() === 'hello world')).toString()).toBe('hello world');
   });
 
   it('copies images as PNG: converted (T202), or as they are when already PNG', async () => {
     expect(jpeg.id).toBe(4);
     expect((await t.req(f.KE, 'POST', '/clipboard/copy', { clip_id: 4 })).status).toBe(204);
-    const out = paste(x.display, 'image/png');
+    const out = await pasteEventually(x.display, 'image/png', (b) => b.subarray(0, 8).equals(PNG_SIGNATURE));
     expect(out.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(await sharp(out).metadata()).toMatchObject({ format: 'png', width: 3, height: 2 });
     expect((await t.req(f.KE, 'POST', '/clipboard/copy', { clip_id: 2 })).status).toBe(204);
-    expect(paste(x.display, 'image/png').equals(f.pngBytes)).toBe(true);
+    expect((await pasteEventually(x.display, 'image/png', (b) => b.equals(f.pngBytes))).equals(f.pngBytes)).toBe(true);
   });
 
   it('copies a file reference to a temp copy (T203), and several with bulk/copy', async () => {
     expect((await t.req(f.KE, 'POST', '/clipboard/copy-file', { clip_id: 1 })).status).toBe(204);
     const file = join(t.dataDir, 'clip_temp_files', '1_notes.txt');
-    expect(paste(x.display, 'text/uri-list').toString()).toBe(`file://${file}\r\n`);
+    const one = `file://${file}\r\n`;
+    expect((await pasteEventually(x.display, 'text/uri-list', (b) => b.toString() === one)).toString()).toBe(one);
     expect(readFileSync(file, 'utf8')).toBe('hello world');
 
     expect((await t.req(f.KE, 'POST', '/clips/bulk/copy', { ids: [1, 4, 999] })).status).toBe(204);
-    expect(paste(x.display, 'text/uri-list').toString()).toBe(`file://${file}\r\nfile://${join(t.dataDir, 'clip_temp_files', '4_photo.jpg')}\r\n`);
+    const two = `file://${file}\r\nfile://${join(t.dataDir, 'clip_temp_files', '4_photo.jpg')}\r\n`;
+    expect((await pasteEventually(x.display, 'text/uri-list', (b) => b.toString() === two)).toString()).toBe(two);
     expect((await t.req(f.KE, 'POST', '/clips/bulk/copy', { ids: [999] })).status).toBe(404);
     expect((await t.req(f.KSE, 'POST', '/clips/bulk/copy', { ids: [1, 2] })).status).toBe(403);
   });

@@ -41,3 +41,23 @@ export function paste(display: string, target?: string): Buffer {
   if (r.status !== 0) throw new Error(`xclip -o failed: ${r.stderr.toString()}`);
   return r.stdout;
 }
+
+/**
+ * The clipboard as `target` once the new owner serves it. xclip forks into the background to
+ * hold the selection, and its claim can reach the X server a moment after the copy request has
+ * answered (seen under CI load, where a paste still reached the previous owner). Polls until a
+ * read succeeds and `accept` holds, for at most 10 s, then returns the last read so the caller's
+ * assertion reports what was really on the clipboard.
+ */
+export async function pasteEventually(display: string, target: string, accept: (out: Buffer) => boolean): Promise<Buffer> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const out = paste(display, target);
+      if (accept(out) || Date.now() > end) return out;
+    } catch (err) {
+      if (Date.now() > end) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
