@@ -2,6 +2,7 @@
 // chat-completions provider. Only the prompt and a syntax description are sent; the draft is
 // parsed, validated and linted here and never executed.
 import { HttpError, badRequest } from '../../core/http/errors.js';
+import { LruMap } from '../../core/lru.js';
 import type { Expr, Query } from './ast.js';
 import { MrqlError } from './errors.js';
 import { parseQuery } from './parser.js';
@@ -63,20 +64,20 @@ export function checkDraft(query: string): { valid: boolean; errors: LintError[]
 }
 
 export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
+  // Bounded so a stream of distinct callers cannot grow it without end.
+  private readonly hits = new LruMap<string, number[]>(10_000);
   constructor(
     private readonly max: number,
     private readonly windowMs: number,
   ) {}
   allow(key: string, now = Date.now()): boolean {
-    const recent = (this.hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    const recent = (this.hits.peek(key) ?? []).filter((t) => now - t < this.windowMs);
     if (recent.length >= this.max) {
       this.hits.set(key, recent);
       return false;
     }
     recent.push(now);
     this.hits.set(key, recent);
-    if (this.hits.size > 10000) this.hits.delete(this.hits.keys().next().value as string);
     return true;
   }
 }

@@ -1,5 +1,6 @@
 // Shortcode syntax (companion §5.3): `[name attr="v" attr2='v' attr3=v]`, block form
 // `[name …]…[/name]`. Unknown bracket text is left alone; every node keeps its source text.
+import { LruMap } from '../../core/lru.js';
 
 export interface TextNode {
   k: 'text';
@@ -46,20 +47,15 @@ interface Frame {
 // (they are never changed once built), the least recently used dropped first.
 const PARSED_CACHE_SIZE = 256;
 const PARSED_CACHE_MAX_TEXT = 64 * 1024;
-const parsed = new Map<string, Node[]>();
+const parsed = new LruMap<string, Node[]>(PARSED_CACHE_SIZE);
 
 /** Parses text into nodes; a block opens only when its closing tag follows. */
 export function parseShortcodes(text: string): Node[] {
   if (text.length > PARSED_CACHE_MAX_TEXT) return parseText(text);
   const hit = parsed.get(text);
-  if (hit) {
-    parsed.delete(text);
-    parsed.set(text, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const nodes = parseText(text);
   parsed.set(text, nodes);
-  if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
   return nodes;
 }
 

@@ -3,6 +3,7 @@
 // feeds are cached — at most 100 feeds, 30 minutes each, refreshed with conditional requests, a
 // stale copy served when a refresh fails, and concurrent requests for one feed sharing a fetch.
 import ical from 'node-ical';
+import { LruMap } from '../../../core/lru.js';
 
 export const ICS_MAX_BYTES = 10 * 1024 * 1024;
 export const ICS_TTL_MS = 30 * 60 * 1000;
@@ -82,25 +83,20 @@ export interface FeedResult {
 }
 
 export class IcsCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LruMap<string, Entry>;
   private readonly inFlight = new Map<string, Promise<FeedResult>>();
 
   constructor(
     private readonly fetcher: FeedFetcher,
     private readonly now: () => number = Date.now,
     private readonly ttlMs = ICS_TTL_MS,
-    private readonly maxEntries = ICS_CACHE_ENTRIES,
-  ) {}
-
-  /** Most recently used entries live at the end of the map. */
-  private touch(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    maxEntries = ICS_CACHE_ENTRIES,
+  ) {
+    this.entries = new LruMap(maxEntries);
   }
 
   private fresh(key: string): Entry | undefined {
-    const e = this.entries.get(key);
+    const e = this.entries.peek(key);
     return e && this.now() - e.fetchedAt < this.ttlMs ? e : undefined;
   }
 
@@ -117,7 +113,7 @@ export class IcsCache {
   }
 
   private async refresh(key: string, url: string): Promise<FeedResult> {
-    const old = this.entries.get(key);
+    const old = this.entries.peek(key);
     const headers: Record<string, string> = {};
     if (old?.etag) headers['if-none-match'] = old.etag;
     if (old?.lastModified) headers['if-modified-since'] = old.lastModified;
@@ -125,12 +121,12 @@ export class IcsCache {
       const res = await this.fetcher(url, headers);
       if (res.status === 304 && old) {
         const entry = { ...old, fetchedAt: this.now() };
-        this.touch(key, entry);
+        this.entries.set(key, entry);
         return { events: entry.events, fetchedAt: entry.fetchedAt };
       }
       if (res.status < 200 || res.status > 299 || res.text === undefined) throw new Error(`the calendar server answered HTTP ${res.status}`);
       const entry: Entry = { events: parseIcs(res.text), fetchedAt: this.now(), etag: res.etag, lastModified: res.lastModified };
-      this.touch(key, entry);
+      this.entries.set(key, entry);
       return { events: entry.events, fetchedAt: entry.fetchedAt };
     } catch (e) {
       if (old) return { events: old.events, fetchedAt: old.fetchedAt, stale: (e as Error).message };
@@ -148,7 +144,7 @@ export class IcsCache {
     const work = load()
       .then((text) => {
         const entry: Entry = { events: parseIcs(text), fetchedAt: this.now() };
-        this.touch(cacheKey, entry);
+        this.entries.set(cacheKey, entry);
         return { events: entry.events, fetchedAt: entry.fetchedAt };
       })
       .finally(() => this.inFlight.delete(cacheKey));
