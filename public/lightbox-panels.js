@@ -253,11 +253,17 @@
           'li',
           {},
           el('span', { class: 'tag', text: t.name }),
-          el('button', { type: 'button', class: 'link', 'data-focus': `slot-remove-${i}`, onclick: () => { saveSlot(editSlot, tags.filter((x) => x.id !== t.id)); render(); status(`${t.name} taken out of slot ${editSlot}.`); } }, `Take ${t.name} out of slot ${editSlot}`),
+          el('button', { type: 'button', class: 'link', 'data-focus': `slot-remove-${i}`, onclick: () => takeOut(t) }, `Take ${t.name} out of slot ${editSlot}`),
         ),
       ),
     );
     return el('div', { class: 'quick-slot-editor' }, el('p', { class: 'hint', text: tags.length ? `Slot ${editSlot} holds:` : `Slot ${editSlot} is empty; find tags below to put in it.` }), tags.length ? list : null);
+  }
+
+  function takeOut(tag) {
+    saveSlot(editSlot, slotTags(editSlot).filter((t) => t.id !== tag.id));
+    render();
+    status(`${tag.name} taken out of slot ${editSlot}.`);
   }
 
   function tagSearch(r) {
