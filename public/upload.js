@@ -76,6 +76,9 @@
     part('#upload-dialog-title').textContent = pending.length ? `Upload ${plural(pending.length, 'file')}` : 'Uploads';
     startButton.textContent = pending.length > 1 ? `Upload ${pending.length} files` : 'Upload';
     startButton.disabled = pending.length === 0 || sending;
+    // With nothing waiting the dialog is a results list: no options, no Upload button.
+    startButton.hidden = pending.length === 0;
+    part('.upload-options').hidden = pending.length === 0;
   }
 
   /** Files join the batch in the dialog; nothing is sent before Upload. */
