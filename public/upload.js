@@ -164,7 +164,8 @@
     sending = false;
     renderPreview();
     const all = list.querySelectorAll('.upload-item');
-    if ([...all].every((row) => row.dataset.result === 'created')) {
+    // Files that arrived while these were sending keep the dialog open for their own Upload.
+    if (pending.length === 0 && [...all].every((row) => row.dataset.result === 'created')) {
       summary.textContent = `${plural(kinds.length, 'file')} uploaded; reloading the page.`;
       dialog.close();
       return;
