@@ -250,6 +250,9 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('viewing, uploading a
     await page.keyboard.press('Tab');
     await page.keyboard.type('summer-2026');
     expect(await serious(page)).toEqual([]);
+    // At 390 px neither the page nor the dialog scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
     await shoot(page, 'upload-options');
 
     // Enter in the series field uploads; every file created, so the page reloads.

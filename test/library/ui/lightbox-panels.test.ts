@@ -170,6 +170,9 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('lightbox paging and 
     await expect.poll(() => panel.locator('[role="status"]').textContent()).toBe('Removed sand.');
     expect(await tagsOf()).toEqual([sea]);
     expect(await serious(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await panel.evaluate((p) => p.scrollWidth <= p.clientWidth)).toBe(true);
+    await page.setViewportSize({ width: 1400, height: 900 });
     await shoot(page, 'quick-slot');
     await page.keyboard.press('Escape'); // closes the slot, not the lightbox
     await expect.poll(() => panel.locator('.quick-slot-tags').count()).toBe(0);
