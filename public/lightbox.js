@@ -153,9 +153,9 @@
       const after = img.getBoundingClientRect();
       const fx = (at.clientX - before.left) / before.width;
       const fy = (at.clientY - before.top) / before.height;
-      const scroller = part('.lightbox-body');
-      scroller.scrollLeft += after.left + fx * after.width - at.clientX;
-      scroller.scrollTop += after.top + fy * after.height - at.clientY;
+      // The stage is the element that scrolls round a zoomed image.
+      stage.scrollLeft += after.left + fx * after.width - at.clientX;
+      stage.scrollTop += after.top + fy * after.height - at.clientY;
     }
     part('.lightbox-count').textContent = `${countText()}${typeof z === 'number' ? ` · ${Math.round(z * 100)} %` : ''}`;
   }

@@ -216,6 +216,29 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('lightbox paging and 
     expect(await presets.inputValue()).toBe('fit');
     expect(await stage.getAttribute('data-zoom')).toBe('fit');
 
+    // Ctrl + wheel zooms in keeping the image point under the cursor where it was.
+    await presets.selectOption('3');
+    const img = page.locator('dialog.lightbox .viewer-image');
+    const box = (await img.boundingBox())!;
+    const stageBox = (await stage.boundingBox())!;
+    const at = { x: box.x + box.width * 0.75, y: stageBox.y + 300 };
+    const fraction = async () =>
+      img.evaluate((n, p) => {
+        const r = n.getBoundingClientRect();
+        return [(p.x - r.left) / r.width, (p.y - r.top) / r.height];
+      }, at);
+    const [bx, by] = await fraction();
+    await page.mouse.move(at.x, at.y);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    await expect.poll(() => presets.inputValue()).toBe('4');
+    expect(await stage.evaluate((n) => n.scrollLeft)).toBeGreaterThan(0);
+    const [ax, ay] = await fraction();
+    expect(ax).toBeCloseTo(bx, 2);
+    expect(ay).toBeCloseTo(by, 2);
+    await page.keyboard.press('0');
+
     await page.keyboard.press('e');
     const custom = page.locator('[data-testid="lightbox-custom"]');
     await custom.locator('.lb-test').waitFor();
