@@ -2,7 +2,8 @@
 // resource's viewer (/resource/viewer.body, rendered and escaped by the server) in a modal
 // dialog. Previous/next walk every resource on the page; keys: ←/→ and PageUp/PageDown
 // (previous/next), Escape (close), + / - / 0 (zoom in, out, fit), Enter or F (fullscreen);
-// double-click toggles native size and Ctrl + wheel zooms. Focus returns to the opener. Past
+// double-click toggles native size, Ctrl + wheel zooms keeping the point under the cursor in
+// place, and the Zoom menu holds the presets Fit, Stretch and 25–500 %. Focus returns to the opener. Past
 // the last (or before the first) resource of the page it loads the list's next (previous) page
 // and carries on. Every shown resource is announced with a lightbox:show event, which the info
 // and quick-tag panels (public/lightbox-panels.js) follow.
@@ -10,12 +11,14 @@
   'use strict';
 
   const ZOOMS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 5];
+  // Zoom is 'fit' (shrink to the window, never enlarge), 'stretch' (fill the window, enlarging
+  // small images) or a factor of the native size.
   let dialog = null;
   let items = [];
   let index = 0;
   let opener = null;
   let loading = 0;
-  let zoom = 0; // 0 = fit
+  let zoom = 'fit';
   // The list pages around the one shown (their rel=prev/next links), for walking past its ends.
   let prevUrl = null;
   let nextUrl = null;
@@ -84,10 +87,21 @@
     details.className = 'button secondary lightbox-details';
     details.textContent = 'Details';
     const zoomOut = button('Zoom out (-)', 'secondary lightbox-zoom', () => step(-1), '−');
-    const fit = button('Fit to window (0)', 'secondary lightbox-zoom', () => setZoom(0), 'Fit');
+    const presets = document.createElement('select');
+    presets.className = 'lightbox-zoom lightbox-zoom-preset';
+    presets.name = 'zoom';
+    presets.setAttribute('aria-label', 'Zoom (0 fits)');
+    presets.title = 'Zoom (0 fits)';
+    for (const [value, label] of [['fit', 'Fit'], ['stretch', 'Stretch'], ...ZOOMS.map((z) => [String(z), `${Math.round(z * 100)} %`])]) {
+      const option = document.createElement('option');
+      option.value = value;
+      option.textContent = label;
+      presets.append(option);
+    }
+    presets.addEventListener('change', () => setZoom(Number(presets.value) || presets.value));
     const zoomIn = button('Zoom in (+)', 'secondary lightbox-zoom', () => step(1), '+');
     const close = button('Close (Esc)', 'secondary lightbox-close', () => dialog.close(), '✕');
-    bar.append(title, count, zoomOut, fit, zoomIn, details, close);
+    bar.append(title, count, zoomOut, presets, zoomIn, details, close);
     const body = document.createElement('div');
     body.className = 'lightbox-body';
     const content = document.createElement('div');
@@ -108,7 +122,7 @@
       (ev) => {
         if (!ev.ctrlKey || !image()) return;
         ev.preventDefault();
-        step(ev.deltaY < 0 ? 1 : -1);
+        step(ev.deltaY < 0 ? 1 : -1, ev);
       },
       { passive: false },
     );
@@ -120,34 +134,46 @@
   const part = (sel) => dialog.querySelector(sel);
   const image = () => part('.lightbox-content .viewer-image');
 
-  function setZoom(z) {
+  /** Sets the zoom; with `at` (a pointer event) the image point under the pointer stays put. */
+  function setZoom(z, at) {
     zoom = z;
     const img = image();
     const stage = part('.lightbox-content .viewer-stage');
+    part('.lightbox-zoom-preset').value = String(z);
     if (!img || !stage) return;
-    if (z === 0) {
-      stage.dataset.zoom = 'fit';
+    const before = at ? img.getBoundingClientRect() : null;
+    if (typeof z === 'string') {
+      stage.dataset.zoom = z;
       img.style.width = '';
     } else {
       stage.dataset.zoom = 'native';
       img.style.width = `${Math.round((img.naturalWidth || img.width) * z)}px`;
     }
-    part('.lightbox-count').textContent = `${countText()}${z ? ` · ${Math.round(z * 100)} %` : ''}`;
+    if (before && before.width > 0) {
+      const after = img.getBoundingClientRect();
+      const fx = (at.clientX - before.left) / before.width;
+      const fy = (at.clientY - before.top) / before.height;
+      // The stage is the element that scrolls round a zoomed image.
+      stage.scrollLeft += after.left + fx * after.width - at.clientX;
+      stage.scrollTop += after.top + fy * after.height - at.clientY;
+    }
+    part('.lightbox-count').textContent = `${countText()}${typeof z === 'number' ? ` · ${Math.round(z * 100)} %` : ''}`;
   }
 
-  function step(dir) {
+  function step(dir, at) {
     const img = image();
     if (!img) return;
-    const current = zoom || (img.clientWidth && img.naturalWidth ? img.clientWidth / img.naturalWidth : 1);
+    const current = typeof zoom === 'number' ? zoom : img.clientWidth && img.naturalWidth ? img.clientWidth / img.naturalWidth : 1;
     const next = dir > 0 ? ZOOMS.find((z) => z > current + 0.001) : [...ZOOMS].reverse().find((z) => z < current - 0.001);
-    if (next) setZoom(next);
+    if (next) setZoom(next, at);
   }
 
   async function show(i) {
     index = (i + items.length) % items.length;
     const item = items[index];
     const ticket = ++loading;
-    zoom = 0;
+    zoom = 'fit';
+    part('.lightbox-zoom-preset').value = 'fit';
     part('.lightbox-title').textContent = item.name;
     part('.lightbox-count').textContent = countText();
     part('.lightbox-details').href = `/resource?id=${encodeURIComponent(item.id)}`;
@@ -224,7 +250,7 @@
       step(-1);
     } else if (ev.key === '0') {
       ev.preventDefault();
-      setZoom(0);
+      setZoom('fit');
     } else if ((ev.key === 'Enter' && !(t instanceof HTMLButtonElement || t instanceof HTMLAnchorElement)) || ev.key === 'f' || ev.key === 'F') {
       ev.preventDefault();
       if (document.fullscreenElement) document.exitFullscreen();
@@ -256,7 +282,7 @@
     const img = ev.target instanceof Element ? ev.target.closest('.viewer-image') : null;
     if (!img) return;
     const stage = img.closest('.viewer-stage');
-    if (dialog && dialog.contains(img)) setZoom(stage.dataset.zoom === 'fit' ? 1 : 0);
+    if (dialog && dialog.contains(img)) setZoom(stage.dataset.zoom === 'native' ? 'fit' : 1, ev);
     else stage.dataset.zoom = stage.dataset.zoom === 'fit' ? 'native' : 'fit';
   });
 })();

@@ -34,7 +34,8 @@
     const t = ev.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || (t instanceof HTMLElement && t.isContentEditable)) return;
     const image = [...(ev.clipboardData?.files || [])].find((f) => f.type.startsWith('image/'));
-    if (!image) return;
+    // With the upload dialog open, the image joins its batch instead (public/upload.js).
+    if (!image || document.getElementById('upload-dialog')?.open) return;
     ev.preventDefault();
     setThumbnail(image).catch((e) => say(`The thumbnail was not changed: ${e.message}.`));
   });

@@ -1,28 +1,24 @@
 // Duplicates: clips with the same bytes, grouped by content hash. An editor merges one group
 // (keeping its oldest clip, which takes the others' tags); an admin merges all at once.
 import { api } from './api.js';
-import { h, fill, fileIcon, clipName } from './dom.js';
-import { announce, announceError, caller, can, plural } from './shared.js';
+import { h, fileIcon, clipName } from './dom.js';
+import { caller, can, plural } from './shared.js';
 import { openClip } from './detail.js';
+import { actButton, listScreen } from './screen.js';
 
-export async function renderDedup() {
-  const root = h('section', { class: 'screen', 'aria-labelledby': 'dedup-title' }, h('h1', { id: 'dedup-title' }, 'Duplicates'));
-  if (caller.scoped) {
-    root.append(h('p', { class: 'card' }, 'Duplicate search covers the whole store, so it is not available to a key limited to one tag.'));
-    return root;
-  }
-  const body = h('div');
-  root.append(h('p', { class: 'hint' }, 'Clips whose bytes are identical. Uploads never make duplicates; watch folders and tag-server uploads can.'), body);
-  await load(body);
-  return root;
+export function renderDedup() {
+  return listScreen({
+    id: 'dedup',
+    title: 'Duplicates',
+    hint: 'Clips whose bytes are identical. Uploads never make duplicates; watch folders and tag-server uploads can.',
+    refusal: () => (caller.scoped ? 'Duplicate search covers the whole store, so it is not available to a key limited to one tag.' : null),
+    load,
+  });
 }
 
-async function load(body) {
+async function load(screen) {
   const { groups, total } = await api('GET', '/dedup');
-  if (!groups.length) {
-    fill(body, h('p', { class: 'empty card' }, 'No duplicates: every clip holds different bytes.'));
-    return;
-  }
+  if (!groups.length) return [h('p', { class: 'empty card' }, 'No duplicates: every clip holds different bytes.')];
   const list = h('ul', { class: 'dedup-list' });
   for (const g of groups) {
     list.append(
@@ -37,55 +33,19 @@ async function load(body) {
           h('p', { class: 'hint' }, `${g.content_type} · ${g.count} copies`),
           h('p', { class: 'hash' }, h('span', { class: 'visually-hidden' }, 'Content hash '), g.content_hash.slice(0, 16), '…'),
         ),
-        can.edit()
-          ? h(
-              'button',
-              {
-                type: 'button',
-                onclick: async () => {
-                  try {
-                    await api('POST', `/dedup/${g.oldest_id}/merge`);
-                    await load(body);
-                    announce(`Merged ${g.count} copies of ${g.filename || 'the clip'} into one (tags kept).`);
-                    body.querySelector('button')?.focus();
-                  } catch (e) {
-                    announceError(e, 'Could not merge');
-                  }
-                },
-              },
-              'Keep oldest, merge',
-            )
-          : null,
+        can.edit() ? actButton(screen, 'Keep oldest, merge', {}, { method: 'POST', path: `/dedup/${g.oldest_id}/merge`, done: `Merged ${g.count} copies of ${g.filename || 'the clip'} into one (tags kept).`, failed: 'Could not merge', focus: 'button' }) : null,
       ),
     );
   }
-  fill(
-    body,
+  return [
     h(
       'div',
       { class: 'screen-actions' },
       h('p', {}, `${plural(total, 'group')} of duplicates.`),
       can.admin()
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: 'danger',
-              onclick: async () => {
-                if (!window.confirm('Merge every group, keeping the oldest clip of each?')) return;
-                try {
-                  const { removed } = await api('POST', '/dedup/all');
-                  await load(body);
-                  announce(`Merged every group: ${plural(removed, 'duplicate')} removed.`);
-                } catch (e) {
-                  announceError(e, 'Could not merge');
-                }
-              },
-            },
-            'Merge all',
-          )
+        ? actButton(screen, 'Merge all', { class: 'danger' }, { method: 'POST', path: '/dedup/all', confirm: 'Merge every group, keeping the oldest clip of each?', done: ({ removed }) => `Merged every group: ${plural(removed, 'duplicate')} removed.`, failed: 'Could not merge' })
         : null,
     ),
     list,
-  );
+  ];
 }

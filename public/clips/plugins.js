@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { h, fill, field, checkbox } from './dom.js';
 import { announce, announceError, can, clipsChanged, capitalise } from './shared.js';
+import { actButton, listScreen } from './screen.js';
 
 /** The form control of one declared option; `read()` gives the value to send. */
 function optionControl(action, option) {
@@ -94,37 +95,15 @@ export async function clipActions(clip) {
   return h('section', { class: 'dialog-section', 'aria-label': 'Plugin actions' }, h('h3', {}, 'Plugin actions'), ...unique.map((a) => actionForm(a, [clip.id], out)), out);
 }
 
-export async function renderPlugins() {
-  const root = h('section', { class: 'screen', 'aria-labelledby': 'plugins-title' }, h('h1', { id: 'plugins-title' }, 'Plugins'));
-  const body = h('div');
-  root.append(h('p', { class: 'hint' }, 'Lua plugins react to new clips, add buttons and run on schedules. Admins install them through the API (see docs/clip-plugins.md).'), body);
-  await load(body);
-  return root;
+export function renderPlugins() {
+  return listScreen({ id: 'plugins', title: 'Plugins', hint: 'Lua plugins react to new clips, add buttons and run on schedules. Admins install them through the API (see docs/clip-plugins.md).', load });
 }
 
-async function load(body) {
+async function load(screen) {
   const [{ plugins }, actions] = await Promise.all([api('GET', '/plugins'), api('GET', '/plugins/actions')]);
   const rows = plugins.map((p) => {
-    const toggle = can.admin()
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'secondary',
-            onclick: async () => {
-              const enable = !p.enabled;
-              try {
-                await api('PUT', `/plugins/${p.id}/${enable ? 'enable' : 'disable'}`);
-                announce(`${p.name} ${enable ? 'enabled' : 'disabled'}.`);
-                await load(body);
-              } catch (e) {
-                announceError(e, `Could not ${enable ? 'enable' : 'disable'} ${p.name}`);
-              }
-            },
-          },
-          p.enabled ? 'Disable' : 'Enable',
-        )
-      : null;
+    const enable = !p.enabled;
+    const toggle = can.admin() ? actButton(screen, p.enabled ? 'Disable' : 'Enable', { class: 'secondary' }, { method: 'PUT', path: `/plugins/${p.id}/${enable ? 'enable' : 'disable'}`, done: `${p.name} ${enable ? 'enabled' : 'disabled'}.`, failed: `Could not ${enable ? 'enable' : 'disable'} ${p.name}` }) : null;
     return h(
       'li',
       { class: 'card plugin' },
@@ -136,9 +115,8 @@ async function load(body) {
   });
   const out = h('div', { class: 'plugin-output' });
   const globals = can.edit() ? actions.global_actions.map((a) => actionForm(a, [], out)) : [];
-  fill(
-    body,
+  return [
     plugins.length ? h('ul', { class: 'plugin-list', 'aria-label': 'Installed plugins' }, ...rows) : h('p', { class: 'empty card' }, 'No plugins are installed.'),
     globals.length ? h('section', { class: 'card', 'aria-labelledby': 'global-actions-title' }, h('h2', { id: 'global-actions-title' }, 'Actions'), ...globals, out) : null,
-  );
+  ];
 }

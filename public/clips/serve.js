@@ -1,8 +1,9 @@
 // Tag serving: publish one tag's clips as a small website on a port of its own (admin starts
 // and stops; everyone sees what runs). Servers stop when the service restarts.
 import { api } from './api.js';
-import { h, fill, field, checkbox } from './dom.js';
+import { h, field, checkbox } from './dom.js';
 import { announce, announceError, can } from './shared.js';
+import { actButton, listScreen } from './screen.js';
 import { tagOptions } from './tags.js';
 
 const ACCESS = {
@@ -11,19 +12,15 @@ const ACCESS = {
   readwrite: 'Files, JSON API and uploads',
 };
 
-export async function renderServe() {
-  const root = h('section', { class: 'screen', 'aria-labelledby': 'serve-title' }, h('h1', { id: 'serve-title' }, 'Serving'));
-  const body = h('div');
-  root.append(h('p', { class: 'hint' }, 'Publish a tag as a small website: its clips become files, its child tags folders.'), body);
-  await load(body);
-  return root;
+export function renderServe() {
+  return listScreen({ id: 'serve', title: 'Serving', hint: 'Publish a tag as a small website: its clips become files, its child tags folders.', load });
 }
 
 function safeUrl(url) {
   return typeof url === 'string' && /^https?:\/\//.test(url) ? url : null;
 }
 
-async function load(body) {
+async function load(screen) {
   const [{ servers }, tags] = await Promise.all([api('GET', '/serve'), api('GET', '/tags')]);
   const list = h('ul', { class: 'serve-list' });
   for (const s of servers) {
@@ -35,33 +32,14 @@ async function load(body) {
         h('p', {}, h('strong', {}, s.tag_name), ' ', h('span', { class: 'badge' }, s.running ? 'running' : 'stopped')),
         h('p', {}, url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url) : `port ${s.port}`),
         h('p', { class: 'hint' }, `${ACCESS[s.api_access] ?? s.api_access} · ${s.bind_all ? 'reachable from the network' : 'this machine only'} · ${s.request_count} requests`),
-        can.admin()
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'danger',
-                onclick: async () => {
-                  try {
-                    await api('DELETE', `/serve/${s.tag_id}`);
-                    await load(body);
-                    announce(`Stopped serving ${s.tag_name}.`);
-                  } catch (e) {
-                    announceError(e, 'Could not stop');
-                  }
-                },
-              },
-              `Stop serving ${s.tag_name}`,
-            )
-          : null,
+        can.admin() ? actButton(screen, `Stop serving ${s.tag_name}`, { class: 'danger' }, { method: 'DELETE', path: `/serve/${s.tag_id}`, done: `Stopped serving ${s.tag_name}.`, failed: 'Could not stop' }) : null,
       ),
     );
   }
-  fill(
-    body,
+  return [
     servers.length ? list : h('p', { class: 'empty card' }, can.admin() ? 'No tag is served. Pick one below to publish it.' : 'No tag is served. An admin can publish one.'),
-    can.admin() ? startForm(tags, () => load(body)) : null,
-  );
+    can.admin() ? startForm(tags, screen.reload) : null,
+  ];
 }
 
 function startForm(tags, reload) {

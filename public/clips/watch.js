@@ -1,8 +1,9 @@
 // Watch folders: folders on the server whose new files are imported as clips (and then
 // removed from the folder). Everyone sees them; admins add, pause, scan and remove them.
 import { api } from './api.js';
-import { h, fill, field, checkbox } from './dom.js';
+import { h, field, checkbox } from './dom.js';
 import { announce, announceError, can, plural } from './shared.js';
+import { actButton, listScreen } from './screen.js';
 import { tagOptions } from './tags.js';
 
 const PRESETS = [
@@ -11,43 +12,26 @@ const PRESETS = [
   ['videos', 'Videos'],
 ];
 
-export async function renderWatch() {
-  const root = h('section', { class: 'screen', 'aria-labelledby': 'watch-title' }, h('h1', { id: 'watch-title' }, 'Watch folders'));
-  const body = h('div');
-  root.append(h('p', { class: 'hint' }, 'Files put into a watched folder on the server become clips and are then removed from the folder.'), body);
-  await load(body);
-  return root;
+export function renderWatch() {
+  return listScreen({ id: 'watch', title: 'Watch folders', hint: 'Files put into a watched folder on the server become clips and are then removed from the folder.', load });
 }
 
-async function load(body) {
+async function load(screen) {
   const [{ folders }, status, tags] = await Promise.all([api('GET', '/watch'), api('GET', '/watch/status'), api('GET', '/tags')]);
   const tagName = (id) => tags.find((t) => t.id === id)?.name;
-  const act = async (method, path, message, focusSelector) => {
-    try {
-      await api(method, path);
-    } catch (e) {
-      announceError(e, 'Nothing was changed');
-      return;
-    }
-    await load(body).catch(() => undefined);
-    announce(message);
-    if (focusSelector) body.querySelector(focusSelector)?.focus();
-  };
+  const button = (label, cls, method, path, done, focus) => actButton(screen, label, { class: cls }, { method, path, done, failed: 'Nothing was changed', focus });
   const global = h(
     'div',
     { class: 'card screen-actions' },
     h('p', {}, status.global_paused ? 'All watching is paused. ' : `Watching ${status.active_count} of ${plural(status.total_count, 'folder')}. `),
     can.admin()
-      ? h(
-          'button',
-          {
-            type: 'button',
-            id: 'global-pause',
-            class: 'secondary',
-            onclick: () => act(status.global_paused ? 'DELETE' : 'PUT', '/watch/global-pause', status.global_paused ? 'Watching resumed (folders paused one by one stay paused).' : 'All watching paused.', '#global-pause'),
-          },
-          status.global_paused ? 'Resume all' : 'Pause all',
-        )
+      ? actButton(screen, status.global_paused ? 'Resume all' : 'Pause all', { id: 'global-pause', class: 'secondary' }, {
+          method: status.global_paused ? 'DELETE' : 'PUT',
+          path: '/watch/global-pause',
+          done: status.global_paused ? 'Watching resumed (folders paused one by one stay paused).' : 'All watching paused.',
+          failed: 'Nothing was changed',
+          focus: '#global-pause',
+        })
       : null,
   );
   const list = h('ul', { class: 'watch-list' });
@@ -70,28 +54,19 @@ async function load(body) {
           ? h(
               'div',
               { class: 'row-actions' },
-              h('button', { type: 'button', class: 'secondary', onclick: () => act(f.is_paused ? 'DELETE' : 'PUT', `/watch/${f.id}/pause`, f.is_paused ? `Resumed ${f.path}.` : `Paused ${f.path}.`) }, f.is_paused ? 'Resume' : 'Pause'),
-              h('button', { type: 'button', class: 'secondary', onclick: () => act('POST', `/watch/${f.id}/process`, `Imported the files waiting in ${f.path}.`) }, 'Import existing files'),
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'danger',
-                  onclick: () => (window.confirm(`Stop watching ${f.path}? Its files stay where they are.`) ? act('DELETE', `/watch/${f.id}`, `Stopped watching ${f.path}.`) : undefined),
-                },
-                'Stop watching',
-              ),
+              button(f.is_paused ? 'Resume' : 'Pause', 'secondary', f.is_paused ? 'DELETE' : 'PUT', `/watch/${f.id}/pause`, f.is_paused ? `Resumed ${f.path}.` : `Paused ${f.path}.`),
+              button('Import existing files', 'secondary', 'POST', `/watch/${f.id}/process`, `Imported the files waiting in ${f.path}.`),
+              actButton(screen, 'Stop watching', { class: 'danger' }, { method: 'DELETE', path: `/watch/${f.id}`, confirm: `Stop watching ${f.path}? Its files stay where they are.`, done: `Stopped watching ${f.path}.`, failed: 'Nothing was changed' }),
             )
           : null,
       ),
     );
   }
-  fill(
-    body,
+  return [
     global,
     folders.length ? list : h('p', { class: 'empty card' }, can.admin() ? 'No folders are watched yet. Add one below: give the absolute path of a folder on the server.' : 'No folders are watched yet. An admin can add them.'),
-    can.admin() ? addForm(tags, () => load(body)) : null,
-  );
+    can.admin() ? addForm(tags, screen.reload) : null,
+  ];
 }
 
 function addForm(tags, reload) {

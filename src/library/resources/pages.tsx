@@ -226,6 +226,22 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
     </table>
   ));
 
+  // The lightbox's info panel (public/lightbox-panels.js) loads the `.body` form: the resource
+  // category's CustomLightbox, or its CustomSidebar when that is empty (companion §5.1).
+  registerPage(app, layout, {
+    path: '/resource/lightbox',
+    needs: 'read',
+    load: async (req) => {
+      const { id } = readParams(IdInput, makeBag(req.query));
+      const resource = await resources.read(seenBy(req), id);
+      const entity = { ...resource, ResourceCategoryId: resource.resourceCategoryId };
+      const own = await pageSlots(shortcodes, req.principal, 'resource', entity, ['custom_lightbox']);
+      const slot = own.custom_lightbox ?? (await pageSlots(shortcodes, req.principal, 'resource', entity, ['custom_sidebar'])).custom_sidebar;
+      return { pageTitle: resource.Name, _slot: slot };
+    },
+    view: (c) => c._slot ?? <p class="hint">No lightbox template for this resource's category.</p>,
+  });
+
   registerPage(app, layout, {
     path: '/resource',
     needs: 'read',

@@ -160,6 +160,30 @@ describe('viewer previews', () => {
   });
 });
 
+describe('lightbox template', () => {
+  it('gives the category\'s CustomLightbox with shortcodes expanded, falling back to CustomSidebar', async () => {
+    const lightbox = await lib.json<{ ID: number }>('POST', '/v1/resourceCategory', { Name: 'Posters', CustomLightbox: '<p class="lb">[property path="Name"]</p>', CustomSidebar: '<p>not this</p>' });
+    const sidebar = await lib.json<{ ID: number }>('POST', '/v1/resourceCategory', { Name: 'Flyers', CustomSidebar: '<p class="sb">side</p>' });
+    const a = await one('poster <b>.png', await png(20, 20, 5), 'image/png', { ResourceCategoryId: String(lightbox.body.ID) });
+    const b = await one('flyer.png', await png(20, 20, 6), 'image/png', { ResourceCategoryId: String(sidebar.body.ID) });
+    const c = await one('plain.png', await png(20, 20, 7), 'image/png');
+    const body = async (id: number) => {
+      const res = await lib.fetch(`/resource/lightbox.body?id=${id}`);
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const own = await body(a.ID);
+    expect(own).toContain('class="custom-slot custom-lightbox"');
+    expect(own).toContain('<p class="lb">poster &#60;b&#62;.png</p>');
+    expect(own).not.toContain('not this');
+    expect(await body(b.ID)).toContain('<p class="sb">side</p>');
+    const none = await body(c.ID);
+    expect(none).not.toContain('custom-slot');
+    expect(none).toContain('No lightbox template');
+    expect((await lib.fetch('/resource/lightbox.body?id=99999')).status).toBe(404);
+  });
+});
+
 describe('PDF thumbnails', () => {
   const present = hasPdftoppm();
   if (!present) console.warn('PDF thumbnail test skipped: pdftoppm (poppler-utils) is not installed');

@@ -125,7 +125,7 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('viewing, uploading a
     await page.close();
   });
 
-  it('uploads dropped and pasted files with a result for each', async () => {
+  it('previews dropped and pasted files in a dialog, then uploads them with a result for each', async () => {
     const note = await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'Packing' });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${lib.url}/note?id=${note.body.ID}`);
@@ -145,33 +145,127 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('viewing, uploading a
       },
       [duplicate, fresh, broken],
     );
+    // Nothing is sent yet: the dialog previews the files and takes the focus.
+    const dialog = page.locator('dialog#upload-dialog');
+    await expect.poll(() => dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    const previews = page.locator('[data-testid="upload-preview-item"]');
+    expect(await previews.count()).toBe(3);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('upload-start'))).toBe(true);
+    expect(await page.textContent('#upload-dialog-title')).toBe('Upload 3 files');
+    expect(await previews.first().locator('img.upload-thumb').count()).toBe(1);
+    expect((await lib.json<{ Resources: unknown[] }>('GET', `/v1/note?id=${note.body.ID}`)).body.Resources).toHaveLength(0);
+    expect(await page.locator('.drop-overlay').count()).toBe(0);
+
+    // A paste outside a text field joins the batch (text becomes a text file).
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', 'a pasted thought');
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await expect.poll(() => previews.count()).toBe(4);
+    expect(await previews.nth(3).locator('.upload-name').textContent()).toMatch(/^pasted-text-\d{8}T\d{6}\.txt$/);
+    expect(await serious(page)).toEqual([]);
+    await shoot(page, 'upload-preview');
+
+    await page.keyboard.press('Enter'); // the focused Upload button
     const items = page.locator('[data-testid="upload-item"]');
-    await expect.poll(() => items.count()).toBe(3);
+    await expect.poll(() => items.count()).toBe(4);
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="upload-item"]')].every((li) => (li as HTMLElement).dataset.result));
     const results = await items.evaluateAll((els) => els.map((e) => ({ name: e.querySelector('.upload-name')?.textContent, result: (e as HTMLElement).dataset.result, text: e.querySelector('.upload-result')?.textContent, href: e.querySelector('.upload-result a')?.getAttribute('href') })));
     expect(results[0]).toMatchObject({ name: 'new photo.png', result: 'created' });
     expect(results[1]).toMatchObject({ name: 'same beach.png', result: 'duplicate', href: `/resource?id=${ids['Holiday beach.png']}` });
     expect(results[2]).toMatchObject({ name: 'broken.png', result: 'refused' });
     expect(results[2].text).toMatch(/^Refused: .+/);
-    expect(await page.locator('.drop-overlay').count()).toBe(0);
+    expect(results[3]).toMatchObject({ result: 'created' });
+    // Not every file made it, so the results stay, and the focus waits on Close.
+    expect(await page.textContent('.upload-summary')).toBe('2 created, 1 already in the library, 1 refused.');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
     expect(await serious(page)).toEqual([]);
-
-    // Pasting text outside a text field makes a text file; pasted files upload as they are.
-    await page.evaluate(() => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', 'a pasted thought');
-      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    });
-    await expect.poll(() => items.count()).toBe(4);
-    await page.waitForFunction(() => (document.querySelectorAll('[data-testid="upload-item"]')[3] as HTMLElement).dataset.result === 'created');
-    expect(await items.nth(3).locator('.upload-name').textContent()).toMatch(/^pasted-text-\d{8}T\d{6}\.txt$/);
     await shoot(page, 'upload');
 
+    // Closing reloads the page to show what was added.
+    await Promise.all([page.waitForEvent('load'), page.keyboard.press('Escape')]);
     const attached = await lib.json<{ Resources: { Name: string }[] }>('GET', `/v1/note?id=${note.body.ID}`);
     const names = attached.body.Resources.map((r) => r.Name).sort();
     expect(names).toHaveLength(2);
     expect(names[0]).toBe('new photo.png');
     expect(names[1]).toMatch(/^pasted-text-/);
+    await page.close();
+  });
+
+  it('uploads chosen files with tags, category and series by keyboard alone', async () => {
+    const group = await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'Summer' });
+    const tag = await lib.json<{ ID: number }>('POST', '/v1/tag', { Name: 'trips' });
+    const category = await lib.json<{ ID: number }>('POST', '/v1/resourceCategory', { Name: 'Photos' });
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${lib.url}/group?id=${group.body.ID}`);
+    const dialog = page.locator('dialog#upload-dialog');
+    const isOpen = () => dialog.evaluate((d) => (d as HTMLDialogElement).open);
+
+    // Escape closes the dialog and sends nothing.
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['draft'], 'draft.txt', { type: 'text/plain' }));
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await expect.poll(isOpen).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(isOpen).toBe(false);
+
+    // The file field (the keyboard's way to files) opens the dialog too.
+    await page.setInputFiles('#upload-target input[type="file"]', [
+      { name: 'beach day.png', mimeType: 'image/png', buffer: await png(120, 80, 91) },
+      { name: 'not this.txt', mimeType: 'text/plain', buffer: Buffer.from('leave me out') },
+      { name: 'itinerary.txt', mimeType: 'text/plain', buffer: Buffer.from('day 1: beach') },
+    ]);
+    await expect.poll(isOpen).toBe(true);
+    expect(await page.locator('[data-testid="upload-preview-item"]').count()).toBe(3);
+    await page.getByRole('button', { name: 'Remove not this.txt' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.$$eval('[data-testid="upload-preview-item"] .upload-name', (els) => els.map((e) => e.textContent))).toEqual(['beach day.png', 'itinerary.txt']);
+
+    // Focus stays in the dialog: Shift+Tab from its first control wraps to Cancel, Tab back.
+    await page.getByRole('button', { name: 'Remove beach day.png' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain('upload-cancel');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove beach day.png');
+
+    // Tags and category by their pickers (Enter picks, Escape closes only the list).
+    const tags = page.getByRole('combobox', { name: 'Tags' });
+    await tags.focus();
+    await page.keyboard.type('tri');
+    await page.waitForSelector('dialog#upload-dialog .picker-results li[role="option"]');
+    await page.keyboard.press('Escape');
+    expect(await isOpen()).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('dialog#upload-dialog .picker-results li[role="option"]');
+    await page.keyboard.press('Enter');
+    expect(await isOpen()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await page.keyboard.type('Pho');
+    await page.waitForSelector('dialog#upload-dialog .picker-results li[role="option"]:has-text("Photos")');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('summer-2026');
+    expect(await serious(page)).toEqual([]);
+    // At 390 px neither the page nor the dialog scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
+    await shoot(page, 'upload-options');
+
+    // Enter in the series field uploads; every file created, so the page reloads.
+    await Promise.all([page.waitForEvent('load'), page.keyboard.press('Enter')]);
+    const listed = await lib.json<{ ID: number; Name: string }[]>('GET', `/v1/resources?OwnerId=${group.body.ID}`);
+    expect(listed.body.map((r) => r.Name).sort()).toEqual(['beach day.png', 'itinerary.txt']);
+    for (const r of listed.body) {
+      const full = await lib.json<{ Tags: { ID: number }[]; resourceCategoryId: number; series?: { Slug: string }; Groups: { ID: number }[] }>('GET', `/v1/resource?id=${r.ID}`);
+      expect(full.body.Tags.map((t) => t.ID)).toEqual([tag.body.ID]);
+      expect(full.body.resourceCategoryId).toBe(category.body.ID);
+      expect(full.body.series?.Slug).toBe('summer-2026');
+      expect(full.body.Groups.map((g) => g.ID)).toContain(group.body.ID);
+    }
     await page.close();
   });
 
