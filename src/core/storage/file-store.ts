@@ -146,13 +146,14 @@ export class FileStore {
         // so another process's reconciliation gives the row its grace period to commit.
         const now = new Date();
         await utimes(target, now, now);
+        await syncDir(dirname(target));
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') return false;
         if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw e;
+        // No hard links here (or the link's time could not be set): a copy replaces it.
         await copyFileAtomic(fromAbsolute, target);
       }
-      await syncDir(dirname(target));
       return true;
     });
   }
