@@ -4,7 +4,7 @@
 // by clients are resolved inside the root and can never escape it.
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink, copyFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -106,11 +106,7 @@ export class FileStore {
     const target = this.resolve(location);
     try {
       return await this.placing.with(location, async () => {
-        // Marked before the existence check: a reconciliation waiting for this lock then keeps
-        // the file, whether this call reuses it or creates it.
-        const now = Date.now();
-        if (this.placed.size > 1024) for (const [k, t] of this.placed) if (now - t >= PLACED_PROTECTION_MS) this.placed.delete(k);
-        this.placed.set(location, now);
+        this.markPlaced(location);
         if (await exists(target)) {
           await rm(staged.tempPath, { force: true });
           return false;
@@ -129,6 +125,47 @@ export class FileStore {
     } finally {
       this.staging.delete(staged.tempPath);
     }
+  }
+
+  /**
+   * Places a copy of a complete, fsynced file that must stay where it is: a staged import blob
+   * is needed again when the transaction this placement belongs to rolls back or the process
+   * dies before COMMIT (moving it, as `place` does, made every retry of the import fail).
+   * A hard link where the filesystem allows one, else an atomic copy. Content-addressed like
+   * `place`: an existing file is kept. Returns true when this call created the file.
+   */
+  async placeCopy(fromAbsolute: string, location: string): Promise<boolean> {
+    const target = this.resolve(location);
+    return this.placing.with(location, async () => {
+      this.markPlaced(location);
+      if (await exists(target)) return false;
+      await mkdir(dirname(target), { recursive: true });
+      try {
+        await link(fromAbsolute, target);
+        // The link shares the source's modification time, which may be old: make it recent,
+        // so another process's reconciliation gives the row its grace period to commit.
+        const now = new Date();
+        await utimes(target, now, now);
+        await syncDir(dirname(target));
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') return false;
+        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw e;
+        // No hard links here (or the link's time could not be set): a copy replaces it.
+        await copyFileAtomic(fromAbsolute, target);
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Marked before the existence check: a reconciliation waiting for the location's lock then
+   * keeps the file, whether the caller reuses it or creates it.
+   */
+  private markPlaced(location: string): void {
+    const now = Date.now();
+    if (this.placed.size > 1024) for (const [k, t] of this.placed) if (now - t >= PLACED_PROTECTION_MS) this.placed.delete(k);
+    this.placed.set(location, now);
   }
 
   async discard(staged: StagedFile): Promise<void> {

@@ -1,6 +1,9 @@
 // Untrusted archives: every malformed or malicious upload is refused with a 4xx while it
 // streams in, no job is queued, no staging is left behind and nothing reaches the library.
-import { readdirSync } from 'node:fs';
+// Also: an apply that stops after placing a file (a rollback here, a kill -9 in the crash test)
+// leaves the import applicable again.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,5 +135,46 @@ describe('imports whose jobs wait', () => {
     await lib.json('POST', `/v1/jobs/cancel?id=${stall2}`);
     const r = await applyImport(lib, id);
     expect(r.created_groups).toBe(1);
+  });
+});
+
+describe('an apply stopped after placing a file', () => {
+  it('keeps the staged bytes, so applying again completes the import', async () => {
+    const sha1 = (b: Buffer) => createHash('sha1').update(b).digest('hex');
+    // Two versions whose stored files land under different top-level folders.
+    const current = randomBytes(2048);
+    let older = randomBytes(2048);
+    while (sha1(older).slice(0, 2) === sha1(current).slice(0, 2)) older = randomBytes(2048);
+    const [a, b] = [sha1(current), sha1(older)];
+    const version = (n: number, hash: string) => ({ version_export_id: `v${n}`, version_number: n, hash: `blobs/${hash}`, file_size: 2048, content_type: 'application/octet-stream' });
+    const resource = { export_id: 'r0001', guid: 'c7d1f0a2-5b8e-4c1d-9f3a-2e6b7a8c9d01', name: 'two versions.bin', hash: `blobs/${a}`, content_type: 'application/octet-stream', file_size: 2048, versions: [version(1, b), version(2, a)], current_version_ref: 'v2' };
+    const { id } = await parseArchive(lib, rawTar([
+      { name: 'manifest.json', data: MANIFEST },
+      { name: 'resources/r0001.json', data: JSON.stringify(resource) },
+      { name: `blobs/${a}`, data: current },
+      { name: `blobs/${b}`, data: older },
+    ]));
+    // A file where the older version's folder must go: its placement fails after the current
+    // version's file was placed, and the transaction rolls back.
+    const blocker = join(lib.dir, 'files', 'resources', b.slice(0, 2));
+    mkdirSync(join(lib.dir, 'files', 'resources'), { recursive: true });
+    writeFileSync(blocker, 'in the way');
+    try {
+      const first = await lib.json<{ jobId: string }>('POST', `/v1/imports/${id}/apply`, {});
+      expect(first.status).toBe(202);
+      const failed = await waitJob(lib, first.body.jobId);
+      expect(failed.status).toBe('failed');
+      expect(failed.error).toMatch(/ENOTDIR/);
+      expect((await lib.json<unknown[]>('GET', `/v1/resources?Name=${encodeURIComponent('two versions.bin')}`)).body).toEqual([]);
+    } finally {
+      rmSync(blocker);
+    }
+    const r = await applyImport(lib, id);
+    expect(r.created_resources).toBe(1);
+    const row = (await lib.json<{ Hash: string; url: string; versions: { id: number; hash: string }[] }>('GET', `/v1/resource?id=${r.created_resource_ids[0]}`)).body;
+    expect(row.Hash).toBe(a);
+    expect(sha1(Buffer.from(await (await lib.fetch(row.url)).arrayBuffer()))).toBe(a);
+    expect(row.versions.map((v) => v.hash).sort()).toEqual([a, b].sort());
+    for (const v of row.versions) expect(sha1(Buffer.from(await (await lib.fetch(`/v1/resource/version/file?versionId=${v.id}`)).arrayBuffer()))).toBe(v.hash);
   });
 });

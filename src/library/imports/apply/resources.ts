@@ -224,12 +224,10 @@ async function createResource(run: ApplyRun, r: ResourceEntry, p: Obj, ownerId: 
     }
     await repo.updateResource(resourceId, { current_version_id: currentVersion });
     await rows.setTags('resource', resourceId, tags);
-    // The files reach their place last, when every row is in (the upload rule).
-    for (const [hash, f] of files) {
-      if (!f.staged) continue;
-      const size = versions.find((v) => v.hash === hash)?.size ?? fileSize;
-      await ctx.fs.main.place({ tempPath: f.staged, sha1: hash, size, head: Buffer.alloc(0) }, f.location);
-    }
+    // The files reach their place last, when every row is in (the upload rule). The staged
+    // blob stays: if this transaction rolls back or the process dies before COMMIT, the next
+    // apply of the import needs it again.
+    for (const f of files.values()) if (f.staged) await ctx.fs.main.placeCopy(f.staged, f.location);
     return resourceId;
   });
   run.result.created_versions += versions.length;
