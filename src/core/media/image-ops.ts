@@ -15,6 +15,8 @@ export const MAX_SIDE = 10_000;
 export const MAX_LAYERS = 50;
 export const MAX_GRAY_PIXELS = 1_000_000;
 export const MAX_TEXT_CHARS = 10_000;
+/** Pixels of the rendered text block (before it is cut to the image). */
+const MAX_TEXT_AREA = 25_000_000;
 /** diff compares at most this many pixels per side (the first image is scaled down to fit). */
 const DIFF_SIDE = 2000;
 const DIFF_THRESHOLD = 30;
@@ -224,11 +226,14 @@ export async function overlayText(input: ImageInput, o: TextOverlay, limits: OpL
     throw new ImageOpError(`unknown position "${o.position.slice(0, 40)}" (valid: ${POSITIONS.join(', ')})`);
   }
   const p = await probe(input);
-  // The text is rendered whole before it is cut to the image, so text that would run far below
+  // The text is rendered whole before it is cut to the image, so a text block far larger than
   // the image is refused instead of drawn (monospace: about 0.6 em wide, 1.2 em a line).
   const columns = Math.max(1, Math.floor(p.width / (0.6 * size)));
   const lines = o.text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil([...line].length / columns)), 0);
-  if (lines * size * 1.2 > 2 * (p.height + size)) throw new ImageOpError(`text too large for the image (about ${lines} lines of ${size} px on a ${p.height} px tall image)`);
+  const textArea = p.width * lines * size * 1.2;
+  if (textArea > Math.min(MAX_TEXT_AREA, Math.max(4 * p.width * p.height, 4_000_000))) {
+    throw new ImageOpError(`text too large for the image (about ${lines} lines of ${size} px on a ${p.width}x${p.height} image)`);
+  }
   return run(async () => {
     const base = open(input, limits).ensureAlpha();
     const alpha = color.alpha * opacity;
