@@ -165,6 +165,17 @@ describe('file system (T176)', () => {
   });
 });
 
+describe('clipboard (§8.9)', () => {
+  it('refuses utils.clipboard_write unless the manifest declares clipboard = true', async () => {
+    const body = '  local ok, e = utils.clipboard_write("hi")\n  storage.set("w", tostring(ok) .. " " .. tostring(e))';
+    expect((await action('NoClip', body)).w).toBe('false clipboard access not declared in the manifest');
+    // Declared: the call reaches the clipboard, which this test server has none of (no display).
+    const declared = (await action('Clip', body, 'clipboard = true,')).w;
+    expect(declared).toMatch(/^false /);
+    expect(declared).not.toMatch(/not declared/);
+  });
+});
+
 describe('events (T177, T212, T214)', () => {
   it('delivers renames and tag moves with their payloads (T177)', async () => {
     const all = ['app:startup', 'app:shutdown', 'clip:created', 'clip:deleted', 'clip:archived', 'clip:unarchived', 'clip:renamed', 'watch:file_detected', 'watch:import_complete', 'tag:created', 'tag:updated', 'tag:deleted', 'tag:added_to_clip', 'tag:removed_from_clip'];
