@@ -1,6 +1,6 @@
 // Companion §15.15: schedules (T173), toasts (T174), the network allow-list (T175), file-system
 // grants (T176), event payloads (T177, T212) and no rollback after an error (T214).
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,37 @@ describe('file system (T176)', () => {
   it('refuses everything without the declared capability', async () => {
     const s = await action('NoFiles', '  local a, b = fs.write("x.txt", "1")\n  storage.set("w", tostring(a) .. " " .. tostring(b))');
     expect(s.w).toBe('false permission denied: x.txt');
+  });
+});
+
+describe('size caps and per-plugin storage (§8.8, §8.9)', () => {
+  it('refuses reading files over 50 MiB and storage beyond its limits; storage is private to each plugin', async () => {
+    const p = await install(
+      t,
+      'caps.lua',
+      actionPlugin(
+        'Caps',
+        `  local function keep(k, a, b) storage.set(k, tostring(a) .. " " .. tostring(b)) end
+  keep("big", fs.read("big.bin"))
+  keep("key", storage.set(string.rep("k", 257), "v"))
+  keep("value", storage.set("v", string.rep("v", 1024 * 1024 + 1)))
+  storage.set("mine", "caps")`,
+        'filesystem = {read = true},',
+      ),
+    );
+    const dir = join(t.dataDir, 'plugin-data', String(p.id));
+    mkdirSync(dir, { recursive: true });
+    // Sparse: 50 MiB + 1 byte of size without writing them.
+    writeFileSync(join(dir, 'big.bin'), '');
+    truncateSync(join(dir, 'big.bin'), 50 * 1024 * 1024 + 1);
+    await t.req(F.KE, 'POST', `/plugins/${p.id}/actions/run`, {});
+    const s = await storage(t, p.id);
+    expect(s.big).toBe('nil file exceeds 50 MiB limit');
+    expect(s.key).toMatch(/^false storage key too long/);
+    expect(s.value).toMatch(/^false storage value exceeds 1 MiB/);
+    const other = await action('Other', '  storage.set("seen", tostring(storage.get("mine")))');
+    expect(other.seen).toBe('nil');
+    expect(other.mine).toBeUndefined();
   });
 });
 
