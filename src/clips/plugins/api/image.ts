@@ -12,9 +12,11 @@ import {
   grayscalePixels,
   imageExif,
   imageInfo,
+  imageInputFor,
   ImageOpError,
   overlayText,
   resizeImage,
+  type ImageInput,
   type Layer,
   type OpLimits,
 } from '../../../core/media/image-ops.js';
@@ -22,7 +24,7 @@ import type { ClipApi } from './clips.js';
 import { guard, idArg, optionsTable, PluginApiError, textArg } from './common.js';
 
 interface ImageClip {
-  file: string;
+  file: ImageInput;
   size: number;
 }
 
@@ -63,7 +65,7 @@ export function imageModule(clips: ClipApi) {
     const clip = await clips.pathOf(id);
     if (!clip) throw new PluginApiError('clip not found');
     if (!clip.contentType.startsWith('image/')) throw new PluginApiError(`clip ${id} is not an image (type: ${clip.contentType})`);
-    return clip;
+    return { file: await imageInputFor(clip.file, clip.contentType), size: clip.size };
   };
 
   return {
