@@ -2,10 +2,10 @@
 // too): white bars on the short side, the source centred, JPEG kept as JPEG (quality 90) and
 // everything else written as PNG.
 import sharp, { type Metadata } from 'sharp';
+import { MAX_INPUT_PIXELS as MAX_PIXELS } from './image-ops.js';
 
 export class PadError extends Error {}
 
-const MAX_PIXELS = 100_000_000;
 const SAME_RATIO = 0.001;
 
 /** "W:H" with positive numbers → W/H; PadError with the §14 wording otherwise. */

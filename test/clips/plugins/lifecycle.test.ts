@@ -56,7 +56,7 @@ storage.set("seen", tostring(storage.get("api_key")))`;
     expect(await storage(t, p.id)).toEqual({ seen: 'nil' });
   });
 
-  it('runs the top-level chunk on every load; reinstall keeps the id and storage; app:startup only at start (T211)', async () => {
+  it('runs the top-level chunk on every load; reinstall keeps the id, storage and grants; app:startup only at start (T211)', async () => {
     const boot = `Plugin = {name = "Boot", version = "1.0.0", events = {"app:startup"}}
 storage.set("boots", tostring((tonumber(storage.get("boots")) or 0) + 1))
 storage.set("loaded_at", tostring(utils.time()))
@@ -72,8 +72,11 @@ function on_startup() storage.set("startup_seen", "true") end`;
     expect((await t.req(F.KA, 'PUT', `/plugins/${p.id}/disable`)).status).toBe(204);
     expect((await t.req(F.KA, 'PUT', `/plugins/${p.id}/enable`)).status).toBe(204);
     expect((await storage(t, p.id)).boots).toBe('2');
+    const repo = t.svc.services.plugins['repo'];
+    await repo.addGrant(p.id, 'fs_write', t.dir, 'now');
     const again = await install(t, 'boot.lua', boot);
     expect(again.id).toBe(p.id);
+    expect(await repo.effectiveGrants(p.id)).toEqual([{ permission_type: 'fs_write', path: t.dir }]);
     s = await storage(t, p.id);
     expect(s.boots).toBe('3');
     expect(s.startup_seen).toBeUndefined();

@@ -39,9 +39,11 @@ describe('install from a URL (T157)', () => {
 });
 
 describe('updates (T169–T171)', () => {
-  it('finds and installs a newer version with the same permissions (T169)', async () => {
+  it('finds and installs a newer version with the same permissions, keeping storage and grants (T169)', async () => {
     await t.req(F.KA, 'POST', '/plugins', { source: `${web.url}/hello.lua` });
     await t.req(F.KA, 'PUT', '/plugins/1/storage/count', { value: '7' });
+    const repo = t.svc.services.plugins['repo'];
+    await repo.addGrant(1, 'fs_read', t.dir, 'now');
     remote = version('1.1.0');
     expect((await t.req(F.KA, 'POST', '/plugins/check-updates')).body).toEqual({
       updates: [{ plugin_id: 1, current_version: '1.0.0', new_version: '1.1.0', has_permission_changes: false }],
@@ -51,6 +53,7 @@ describe('updates (T169–T171)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, needs_review: false, plugin_info: { id: 1, version: '1.1.0', status: 'loaded' } });
     expect((await t.req(F.KA, 'GET', '/plugins/1/storage/count')).body).toEqual({ key: 'count', value: '7' });
+    expect(await repo.effectiveGrants(1)).toEqual([{ permission_type: 'fs_read', path: t.dir }]);
     expect((await t.req(F.KA, 'POST', '/plugins/check-updates')).body).toEqual({ updates: [] });
   });
 

@@ -8,7 +8,7 @@ import { validFilename } from '../../clips/filenames.js';
 import type { MetadataService } from '../../clips/metadata.js';
 import type { ClipRow } from '../../clips/repository.js';
 import type { ClipService } from '../../clips/service.js';
-import { bytesArg, guard, idArg, PluginApiError, textArg } from './common.js';
+import { bytesArg, guard, idArg, optionsTable, PluginApiError, textArg } from './common.js';
 
 export const MAX_CREATE_BYTES = 10 * 1024 * 1024;
 /** Clips larger than this are not handed to Lua whole (the VM is capped at 50 MB). */
@@ -31,10 +31,6 @@ export function decodeBase64(text: string): Buffer {
 
 function item(row: ClipRow) {
   return { id: row.id, content_type: row.content_type, filename: row.filename, created_at: unixSeconds(row.created_at), is_archived: row.is_archived === 1 };
-}
-
-function optionsTable(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** A declared type: absent, or `type/subtype` of at most 256 characters. */
@@ -76,9 +72,9 @@ export class ClipApi {
   }
 
   /** Where a live clip's bytes are, for modules that read files themselves (image). */
-  async pathOf(id: number): Promise<{ file: string; size: number } | null> {
+  async pathOf(id: number): Promise<{ file: string; size: number; contentType: string } | null> {
     const row = await this.deps.clips.repo.findLive(id, this.now());
-    return row ? { file: this.deps.ctx.blobs.pathOf(row.content_hash), size: row.size } : null;
+    return row ? { file: this.deps.ctx.blobs.pathOf(row.content_hash), size: row.size, contentType: row.content_type } : null;
   }
 
   /** Stores new bytes as a clip (no dedup) and returns its id. */

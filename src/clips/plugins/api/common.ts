@@ -35,6 +35,11 @@ export function guard<A extends unknown[]>(fn: (...args: A) => unknown, failValu
   };
 }
 
+/** An options table; anything else (nil, a list, a scalar) reads as no options. */
+export function optionsTable(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 /** A positive integer id argument. */
 export function idArg(value: unknown, what = 'id'): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new PluginApiError(`invalid ${what}`);
