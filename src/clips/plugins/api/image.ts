@@ -4,22 +4,7 @@
 // and never store anything: a plugin keeps a result with `clips.create`, which goes through the
 // upload path (detection, hashes, events) like any other new clip.
 import { currentLuaCall } from '../../../core/lua/index.js';
-import {
-  compositeImages,
-  convertImage,
-  diffImages,
-  dominantColors,
-  grayscalePixels,
-  imageExif,
-  imageInfo,
-  imageInputFor,
-  ImageOpError,
-  overlayText,
-  resizeImage,
-  type ImageInput,
-  type Layer,
-  type OpLimits,
-} from '../../../core/media/image-ops.js';
+import type { ImageInput, Layer, OpLimits } from '../../../core/media/image-ops.js';
 import type { ClipApi } from './clips.js';
 import { guard, idArg, optionsTable, PluginApiError, textArg } from './common.js';
 
@@ -46,13 +31,19 @@ function limits(): OpLimits {
   return { deadline: currentLuaCall()?.deadline };
 }
 
+type ImageOps = typeof import('../../../core/media/image-ops.js');
+let loading: Promise<ImageOps> | undefined;
+/** Loaded on first use: the image library's native code is not part of every start. */
+const imageOps = () => (loading ??= import('../../../core/media/image-ops.js'));
+
 /** Host functions answer `nil, reason`; image errors carry their reason already. */
-function imageGuard<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) {
+function imageGuard<A extends unknown[]>(fn: (ops: ImageOps, ...args: A) => Promise<unknown>) {
   return guard(async (...args: A) => {
+    const ops = await imageOps();
     try {
-      return await fn(...args);
+      return await fn(ops, ...args);
     } catch (e) {
-      if (e instanceof ImageOpError) throw new PluginApiError(e.message);
+      if (e instanceof ops.ImageOpError) throw new PluginApiError(e.message);
       throw e;
     }
   });
@@ -61,6 +52,7 @@ function imageGuard<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) {
 export function imageModule(clips: ClipApi) {
   /** A live clip whose type is an image. */
   const imageClip = async (raw: unknown): Promise<ImageClip> => {
+    const { imageInputFor } = await imageOps();
     const id = idArg(raw, 'clip id');
     const clip = await clips.pathOf(id);
     if (!clip) throw new PluginApiError('clip not found');
@@ -69,18 +61,18 @@ export function imageModule(clips: ClipApi) {
   };
 
   return {
-    info: imageGuard(async (id: unknown) => {
+    info: imageGuard(async (ops, id: unknown) => {
       const clip = await imageClip(id);
-      return imageInfo(clip.file, clip.size);
+      return ops.imageInfo(clip.file, clip.size);
     }),
-    resize: imageGuard(async (id: unknown, width: unknown, height: unknown, opts: unknown) => {
+    resize: imageGuard(async (ops, id: unknown, width: unknown, height: unknown, opts: unknown) => {
       const w = numberArg(width, 'width');
       const h = numberArg(height, 'height');
       const fit = optionalText(optionsTable(opts).fit, 'fit') ?? 'fill';
       const clip = await imageClip(id);
-      return resizeImage(clip.file, w, h, fit, limits());
+      return ops.resizeImage(clip.file, w, h, fit, limits());
     }),
-    overlay_text: imageGuard(async (id: unknown, opts: unknown) => {
+    overlay_text: imageGuard(async (ops, id: unknown, opts: unknown) => {
       const o = optionsTable(opts);
       if (o.text === undefined || o.text === null) throw new PluginApiError('text is required');
       const overlay = {
@@ -93,9 +85,9 @@ export function imageModule(clips: ClipApi) {
         opacity: optionalNumber(o.opacity, 'opacity'),
       };
       const clip = await imageClip(id);
-      return overlayText(clip.file, overlay, limits());
+      return ops.overlayText(clip.file, overlay, limits());
     }),
-    composite: imageGuard(async (opts: unknown) => {
+    composite: imageGuard(async (ops, opts: unknown) => {
       const o = optionsTable(opts);
       if (o.width === undefined || o.width === null || o.height === undefined || o.height === null) throw new PluginApiError('width and height are required');
       const canvas = { width: numberArg(o.width, 'width'), height: numberArg(o.height, 'height'), background: optionalText(o.background, 'background') };
@@ -113,35 +105,35 @@ export function imageModule(clips: ClipApi) {
         });
         layers.push({ input: clip.file, x: numberArg(l.x, 'x', 0), y: numberArg(l.y, 'y', 0), width: optionalNumber(l.width, 'width'), height: optionalNumber(l.height, 'height') });
       }
-      return compositeImages(canvas, layers, limits());
+      return ops.compositeImages(canvas, layers, limits());
     }),
-    convert: imageGuard(async (id: unknown, format: unknown, quality: unknown) => {
+    convert: imageGuard(async (ops, id: unknown, format: unknown, quality: unknown) => {
       const f = textArg(format ?? '', 'format').toLowerCase();
       // The quality may come as a number or, as the reference took it, as `{quality = n}`.
       const q = typeof quality === 'object' && quality !== null ? optionalNumber(optionsTable(quality).quality, 'quality') : optionalNumber(quality, 'quality');
       const clip = await imageClip(id);
-      return convertImage(clip.file, f, q, limits());
+      return ops.convertImage(clip.file, f, q, limits());
     }),
-    dominant_colors: imageGuard(async (id: unknown, count: unknown) => {
+    dominant_colors: imageGuard(async (ops, id: unknown, count: unknown) => {
       const n = numberArg(count, 'count', 5);
       const clip = await imageClip(id);
-      return dominantColors(clip.file, n, limits());
+      return ops.dominantColors(clip.file, n, limits());
     }),
-    grayscale_pixels: imageGuard(async (id: unknown, width: unknown, height: unknown) => {
+    grayscale_pixels: imageGuard(async (ops, id: unknown, width: unknown, height: unknown) => {
       const w = numberArg(width, 'width');
       const h = numberArg(height, 'height');
       const clip = await imageClip(id);
-      return grayscalePixels(clip.file, w, h, limits());
+      return ops.grayscalePixels(clip.file, w, h, limits());
     }),
-    metadata: imageGuard(async (id: unknown) => imageExif((await imageClip(id)).file)),
-    diff: imageGuard(async (a: unknown, b: unknown) => {
+    metadata: imageGuard(async (ops, id: unknown) => ops.imageExif((await imageClip(id)).file)),
+    diff: imageGuard(async (ops, a: unknown, b: unknown) => {
       const first = await imageClip(a).catch((e: Error) => {
         throw new PluginApiError(`image A: ${e.message}`);
       });
       const second = await imageClip(b).catch((e: Error) => {
         throw new PluginApiError(`image B: ${e.message}`);
       });
-      return diffImages(first.file, second.file, limits());
+      return ops.diffImages(first.file, second.file, limits());
     }),
   };
 }
