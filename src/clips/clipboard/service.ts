@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
+import { imageInput } from '../../core/media/image-input.js';
 import { isTextType } from '../clips/content-type.js';
 import type { ClipRow } from '../clips/repository.js';
 import type { ClipService } from '../clips/service.js';
@@ -67,7 +68,7 @@ export class ClipboardService {
     try {
       // Loaded on first use: the image library's native code is not part of every start.
       const { default: sharp } = await import('sharp');
-      png = await sharp(path, { limitInputPixels: MAX_PIXELS }).png().toBuffer();
+      png = await sharp(await imageInput(path), { limitInputPixels: MAX_PIXELS }).png().toBuffer();
     } catch (e) {
       throw badRequest(`cannot convert ${type} to PNG for the clipboard: ${(e as Error).message}`);
     }

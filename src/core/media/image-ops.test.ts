@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { dominantColors, imageInputFor, parseHexColor, resizeImage, visiblePart } from './image-ops.js';
+import { dominantColors, imageInput, parseHexColor, resizeImage, visiblePart } from './image-ops.js';
 
 describe('image-ops', () => {
   it('hands SVG over as bytes, so a stored SVG cannot draw the files next to it', async () => {
@@ -14,8 +14,10 @@ describe('image-ops', () => {
       writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><image xlink:href="neighbour" width="10" height="10"/></svg>');
       // Read from its path, librsvg would draw the neighbour (red); as bytes it draws nothing.
       expect(await dominantColors(svg, 1)).toEqual(['#ff0000']);
-      expect(await dominantColors(await imageInputFor(svg, 'image/svg+xml'), 1)).toEqual([]);
-      expect(await imageInputFor(svg, 'image/png')).toBe(svg);
+      expect(await dominantColors(await imageInput(svg), 1)).toEqual([]);
+      // The content decides, whatever type was claimed: a raster goes by path, SVG as bytes.
+      expect(await imageInput(join(dir, 'neighbour'))).toBe(join(dir, 'neighbour'));
+      expect(Buffer.isBuffer(await imageInput(svg))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,6 @@
 // 100-megapixel input limit before it is decoded, and processed under the caller's deadline;
 // every produced image is PNG (or the requested format of `convert`) of at most 50 MiB once
 // base64-encoded.
-import { readFile } from 'node:fs/promises';
 import sharp, { type Metadata, type OverlayOptions, type Sharp } from 'sharp';
 import { hasExif, readExif, type ExifSummary } from './exif.js';
 import './image.js'; // sharp's cache and thread settings for the whole process
@@ -47,14 +46,8 @@ export interface Rgba {
   alpha: number;
 }
 
-/**
- * What to hand sharp for a stored file. SVG goes as bytes: read from a path, librsvg resolves
- * relative `href`s against the file's folder and would draw neighbouring stored files into the
- * result.
- */
-export async function imageInputFor(path: string, mime: string): Promise<ImageInput> {
-  return mime.split(';')[0].trim().toLowerCase() === 'image/svg+xml' ? readFile(path) : path;
-}
+/** What to hand sharp for a stored file (SVG as bytes; see image-input.ts). */
+export { imageInput } from './image-input.js';
 
 interface Probe {
   width: number;

@@ -1,6 +1,7 @@
 // Raster image work through sharp (libvips): reading dimensions, proving an image decodes,
 // thumbnails, rotation, cropping and the re-encoding rules of companion §3.5.
 import sharp, { type Sharp } from 'sharp';
+import { imageInput } from './image-input.js';
 
 // Previews and hashing run on many images; keep libvips' own cache small and its threads few.
 sharp.cache({ memory: 64, files: 0, items: 100 });
@@ -22,7 +23,7 @@ export interface Size {
 /** Pixel size from the header, or null when sharp cannot read it. */
 export async function readSize(input: string | Buffer): Promise<Size | null> {
   try {
-    const m = await sharp(input, { failOn: 'none' }).metadata();
+    const m = await sharp(await imageInput(input), { failOn: 'none' }).metadata();
     return m.width && m.height ? { width: m.width, height: m.height } : null;
   } catch {
     return null;
@@ -41,7 +42,7 @@ export async function uploadedImageSize(path: string, mime: string): Promise<Siz
   if (!size || size.width === 0 || size.height === 0) throw new InvalidImageError('uploaded file is not a valid image: it cannot be decoded');
   try {
     // A small decode proves the whole file reads (shrink-on-load keeps it cheap for JPEG/WebP).
-    await sharp(path, { failOn: 'truncated' }).resize(16, 16, { fit: 'fill' }).raw().toBuffer();
+    await sharp(await imageInput(path), { failOn: 'truncated' }).resize(16, 16, { fit: 'fill' }).raw().toBuffer();
   } catch (e) {
     throw new InvalidImageError(`uploaded file is not a valid image: ${(e as Error).message}`);
   }
@@ -51,7 +52,7 @@ export async function uploadedImageSize(path: string, mime: string): Promise<Siz
 /** True when sharp can turn this file into pixels. */
 export async function decodes(input: string | Buffer): Promise<boolean> {
   try {
-    await sharp(input, { failOn: 'truncated' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+    await sharp(await imageInput(input), { failOn: 'truncated' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
     return true;
   } catch {
     return false;
@@ -72,7 +73,7 @@ export function thumbnailQuality(width: number, height: number): number {
  * the other follows the aspect ratio. SVG is rasterised onto white. Transparency is flattened.
  */
 export async function thumbnail(input: string | Buffer, width: number, height: number): Promise<{ data: Buffer; width: number; height: number }> {
-  const img = sharp(input, { failOn: 'truncated', density: 96, limitInputPixels: 268_402_689 });
+  const img = sharp(await imageInput(input), { failOn: 'truncated', density: 96, limitInputPixels: 268_402_689 });
   const resized = img.resize(width || null, height || null, { fit: width && height ? 'fill' : 'inside', kernel: 'lanczos3' });
   const { data, info } = await resized
     .flatten({ background: '#ffffff' })
@@ -120,16 +121,16 @@ async function finish(img: Sharp, sourceMime: string): Promise<Reencoded> {
 export async function rotateImage(path: string, degrees: number, mime: string): Promise<Reencoded> {
   const normalized = ((degrees % 360) + 360) % 360;
   const background = mime === 'image/jpeg' ? { r: 0, g: 0, b: 0, alpha: 1 } : { r: 0, g: 0, b: 0, alpha: 0 };
-  return finish(sharp(path, { failOn: 'truncated' }).rotate(normalized, { background }), mime);
+  return finish(sharp(await imageInput(path), { failOn: 'truncated' }).rotate(normalized, { background }), mime);
 }
 
 export async function cropImage(path: string, rect: { x: number; y: number; width: number; height: number }, mime: string): Promise<Reencoded> {
-  return finish(sharp(path, { failOn: 'truncated' }).extract({ left: rect.x, top: rect.y, width: rect.width, height: rect.height }), mime);
+  return finish(sharp(await imageInput(path), { failOn: 'truncated' }).extract({ left: rect.x, top: rect.y, width: rect.width, height: rect.height }), mime);
 }
 
 /** Oriented, flattened pixels at a fixed size, RGB (used by perceptual hashing). */
 export async function rgbPixels(path: string, width: number, height: number): Promise<Buffer> {
-  return sharp(path, { failOn: 'truncated' })
+  return sharp(await imageInput(path), { failOn: 'truncated' })
     .rotate()
     .flatten({ background: '#ffffff' })
     .resize(width, height, { fit: 'fill', kernel: 'linear' })

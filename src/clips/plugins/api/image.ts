@@ -52,12 +52,12 @@ function imageGuard<A extends unknown[]>(fn: (ops: ImageOps, ...args: A) => Prom
 export function imageModule(clips: ClipApi) {
   /** A live clip whose type is an image. */
   const imageClip = async (raw: unknown): Promise<ImageClip> => {
-    const { imageInputFor } = await imageOps();
+    const { imageInput } = await imageOps();
     const id = idArg(raw, 'clip id');
     const clip = await clips.pathOf(id);
     if (!clip) throw new PluginApiError('clip not found');
     if (!clip.contentType.startsWith('image/')) throw new PluginApiError(`clip ${id} is not an image (type: ${clip.contentType})`);
-    return { file: await imageInputFor(clip.file, clip.contentType), size: clip.size };
+    return { file: await imageInput(clip.file), size: clip.size };
   };
 
   return {
