@@ -14,10 +14,12 @@ import type { Filesystems } from '../resources/storage.js';
 import type { LibraryDb } from '../schema/database.js';
 import type { TagService } from '../tags/service.js';
 import type { CapabilityId } from './capabilities.js';
+import type { CreationServices } from './db-create.js';
+import type { RelationServices } from './db-relations.js';
 import { currentInvocation } from './invocation.js';
 import type { MahPlugin } from './mah.js';
 
-export interface DbServices {
+export interface DbServices extends RelationServices, CreationServices {
   db: LibraryDb;
   tags: TagService;
   notes: NoteService;

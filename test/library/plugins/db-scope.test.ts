@@ -38,6 +38,17 @@ function init()
     local p, perr = mah.db.patch_group(r.other, { description = "touched" })
     ctx.json({ ok = n ~= nil, err = err, patched = p ~= nil, perr = perr })
   end)
+  mah.api("POST", "taxonomy", function(ctx)
+    local t, terr = mah.db.create_relation_type({ name = "rt" .. mah.util.now(), from_category = 1, to_category = 1 })
+    local r, rerr = mah.db.create_group_relation({ from_group_id = 1, to_group_id = 2, relation_type_id = 1 })
+    local d, derr = mah.db.delete_relation_type(999999)
+    ctx.json({ terr = terr, rerr = rerr, derr = derr })
+  end)
+  mah.api("POST", "upload", function(ctx)
+    local r = mah.json.decode(ctx.body)
+    local res, err = mah.db.create_resource_from_data(mah.util.base64.encode(r.text), { owner_id = r.owner })
+    ctx.json({ ok = res ~= nil, err = err })
+  end)
 end`,
   });
   lib = await startTestLibrary(['-auth', '-create-admin-user', ADMIN.username, '-create-admin-password', ADMIN.password, '-plugin-path', dir]);
@@ -77,5 +88,31 @@ describe('mah.db runs as the caller', () => {
     expect(r.body.perr).toBeTruthy();
     const inside = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/write', { owner: G1, other: G1 }, asBearer(scoped.token));
     expect(inside.body).toMatchObject({ ok: true, patched: true });
+  });
+});
+
+describe('role and scope rules of the creating writers', () => {
+  it('relation types and group relations need an editor or admin actor', async () => {
+    const user = await makeAccount(lib, admin, { role: 'user' });
+    const r = (await lib.json<Record<string, string>>('POST', '/v1/plugins/scope-fixture/taxonomy', {}, asBearer(user.token))).body;
+    expect(r).toEqual({
+      terr: 'creating a relation type: your role does not have permission to perform this operation',
+      rerr: 'creating a group relation: your role does not have permission to perform this operation',
+      derr: 'deleting a relation type: your role does not have permission to perform this operation',
+    });
+    const editor = await makeAccount(lib, admin, { role: 'editor' });
+    const e = (await lib.json<Record<string, string>>('POST', '/v1/plugins/scope-fixture/taxonomy', {}, asBearer(editor.token))).body;
+    expect(e.terr ?? '').not.toContain('your role');
+    expect(e.derr).toBe('relation type 999999 not found');
+  });
+
+  it('create_resource_from_data is confined to the actor subtree', async () => {
+    const out = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 1', owner: H }, asBearer(scoped.token))).body;
+    expect(out.ok).toBe(false);
+    expect(String(out.err)).toContain('outside your permitted scope');
+    const none = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 2' }, asBearer(scoped.token))).body;
+    expect(none.ok).toBe(false);
+    const inside = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 3', owner: G1 }, asBearer(scoped.token))).body;
+    expect(inside).toEqual({ ok: true });
   });
 });
