@@ -17,6 +17,7 @@ import type { CapabilityId } from './capabilities.js';
 import type { CreationServices } from './db-create.js';
 import type { RelationServices } from './db-relations.js';
 import { currentInvocation } from './invocation.js';
+import { clearMrqlCache } from './mrql-cache.js';
 import type { MahPlugin } from './mah.js';
 
 export interface DbServices extends RelationServices, CreationServices {
@@ -66,7 +67,7 @@ export interface DbKit {
   carrier(service: CarrierService, r: CarrierRow): Record<string, unknown>;
 }
 
-function guarded(plugin: MahPlugin, unavailable: string, fn: HostFn): HostFn {
+function guarded(plugin: MahPlugin, unavailable: string, fn: HostFn, writes: boolean): HostFn {
   return async (...args) => {
     if (plugin.revoked) return multi(null, unavailable);
     try {
@@ -74,6 +75,9 @@ function guarded(plugin: MahPlugin, unavailable: string, fn: HostFn): HostFn {
     } catch (e) {
       if (e instanceof HttpError) return multi(null, e.message);
       throw e;
+    } finally {
+      // Every write, successful or failed, invalidates the entry point's MRQL cache (§11.2).
+      if (writes) clearMrqlCache();
     }
   };
 }
@@ -90,8 +94,8 @@ export function dbKit(plugin: MahPlugin, s: DbServices): DbKit {
     has: (c) => plugin.capabilities.includes(c),
     actor,
     vis: () => visibilityOf(actor().principal),
-    read: (fn) => guarded(plugin, 'database not available', fn),
-    write: (fn) => guarded(plugin, 'database writer not available', fn),
+    read: (fn) => guarded(plugin, 'database not available', fn, false),
+    write: (fn) => guarded(plugin, 'database writer not available', fn, true),
     entity: (r, extra = {}) => {
       const out: Record<string, unknown> = { id: r.id, name: r.name, description: r.description ?? '', ...extra };
       if (r.meta !== undefined) out.meta = r.meta;

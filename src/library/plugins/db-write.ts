@@ -9,6 +9,7 @@ import type { GroupWrite } from '../groups/service.js';
 import type { NoteWrite } from '../notes/service.js';
 import { idList, optId, options, positiveId, text } from './db-args.js';
 import { pluginTransaction } from './db-tx.js';
+import { clearMrqlCache } from './mrql-cache.js';
 import type { DbKit, Row } from './db-kit.js';
 import { abortReason } from './mah.js';
 
@@ -180,6 +181,7 @@ export function installWrites(k: DbKit, db: Record<string, unknown>): void {
     try {
       // A nested call: it runs inside this entry point, under its deadline.
       await pluginTransaction(s.db, () => fn.call([], { entry: 'mah.db.transaction', budgetMs: TRANSACTION_BUDGET_MS }));
+      clearMrqlCache();
       return true;
     } catch (e) {
       if (!(e instanceof LuaError)) return multi(null, (e as Error).message);

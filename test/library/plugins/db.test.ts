@@ -162,6 +162,45 @@ function init()
     ctx.json(out)
   end)
 end`,
+  // The MRQL cache (§11.6, §24): notes made through the HTTP API (not mah.db) between two calls
+  // show whether a call was answered from the cache.
+  mrqlcache: `plugin = { name = "mrqlcache", api_version = 1, capabilities = { "db:write", "db:read", "api", "http", "kv", "inject" }, network = { "127.0.0.1" }, allow_private_hosts = true }
+local Q = 'type = note AND name ~ "mc-"'
+local function count(limit) return #mah.db.mrql_query(Q, { scope = "global", limit = limit or 50 }).items end
+local function outside(base, name)
+  local r = mah.http.post_sync(base .. "/v1/note", mah.json.encode({ Name = name }), { headers = { ["Content-Type"] = "application/json" } })
+  assert(r.status_code == 200, r.error or r.status)
+end
+function init()
+  mah.api("POST", "cache", function(ctx)
+    local base = mah.json.decode(ctx.body).base
+    local out = { first = count() }
+    outside(base, "mc-1")
+    out.cached = count()
+    out.other_limit = count(49)
+    mah.db.create_tag({ name = "mc-clear" })
+    out.after_write = count()
+    outside(base, "mc-2")
+    mah.db.create_group({ name = "" })
+    out.after_failed_write = count()
+    outside(base, "mc-3")
+    mah.db.transaction(function() mah.db.create_tag({ name = "mc-tx" }) end)
+    out.after_commit = count()
+    ctx.json(out)
+  end)
+  mah.api("POST", "arm", function(ctx) mah.kv.set("base", mah.json.decode(ctx.body).base) end)
+  mah.inject("page_top", function(ctx)
+    local base = mah.kv.get("base")
+    if not base then return "" end
+    local n = count()
+    outside(base, "mc-page-" .. n)
+    return "<i data-top=" .. n .. "></i>"
+  end)
+  mah.inject("page_bottom", function(ctx)
+    if not mah.kv.get("base") then return "" end
+    return "<i data-bottom=" .. count() .. "></i>"
+  end)
+end`,
   // No address rule lifts the private-address deny for this one.
   'dbmore-strict': `plugin = { name = "dbmore-strict", api_version = 1, capabilities = { "db:write", "api", "http" }, network = { "127.0.0.1" } }
 function init()
@@ -403,5 +442,24 @@ describe('mah.db relations and resource creation', () => {
     expect(r.data).toMatch(/^mah\.db\.create_resource_from_data cannot run inside mah\.db\.transaction: /);
     expect(r.url).toMatch(/^mah\.db\.create_resource_from_url cannot run inside mah\.db\.transaction: /);
     expect(r.version).toMatch(/^mah\.db\.add_resource_version_from_url cannot run inside mah\.db\.transaction: /);
+  });
+});
+
+describe('the MRQL cache of an entry point', () => {
+  it('identical calls answer from the cache until a mah.db write or a committed transaction', async () => {
+    const r = await call('mrqlcache', 'cache', { base: lib.url });
+    expect(r).toEqual({ first: 0, cached: 0, other_limit: 1, after_write: 1, after_failed_write: 2, after_commit: 3 });
+  });
+
+  it('all slots of one page render share one cache; the next render starts afresh', async () => {
+    const before = (await lib.json<unknown[]>('GET', '/v1/notes?Name=mc-&pageSize=100')).body.length;
+    await call('mrqlcache', 'arm', { base: lib.url });
+    const page = async () => {
+      const html = await (await lib.fetch('/notes')).text();
+      return [Number(/data-top=(\d+)/.exec(html)?.[1]), Number(/data-bottom=(\d+)/.exec(html)?.[1])];
+    };
+    // page_top counts, then adds a note over HTTP; page_bottom's identical call is a cache hit.
+    expect(await page()).toEqual([before, before]);
+    expect(await page()).toEqual([before + 1, before + 1]);
   });
 });
