@@ -105,6 +105,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
     relationTypes,
     files: resourceFeature.ctx.fs,
     mrql: mrql.service,
+    account: (id) => accounts.users.find(id),
   }, { actionJobs, downloads: downloads.service }, { catalogue: pluginCatalogue, blocks: blocks.service });
 
   return { share, mrql, plugins };

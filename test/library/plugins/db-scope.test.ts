@@ -19,8 +19,26 @@ let H: number;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stacks-plugins-scope-'));
   writePlugins(dir, {
-    'scope-fixture': `plugin = { name = "scope-fixture", api_version = 1, capabilities = { "db:read", "db:write", "api" } }
+    'scope-fixture': `plugin = { name = "scope-fixture", api_version = 1, capabilities = { "db:read", "db:write", "api", "jobs", "kv" } }
+local function visible(r)
+  local n, err = mah.db.create_note({ name = "deny-" .. r.tag, owner_id = r.g1 })
+  local m = mah.db.mrql_query('type = note AND name ~ "scn-"', { scope = "global", limit = 100 })
+  return { group = mah.db.get_group(r.g1) ~= nil, notes = #mah.db.query_notes({ name = "scn-", limit = 100 }), mrql = #m.items,
+           wrote = n ~= nil, err = err, tags = #mah.db.list_tags({ name = r.tag }) }
+end
 function init()
+  -- A job that reads and writes as its starter once a go-tag exists (tags stay readable to all).
+  mah.api("POST", "later", function(ctx)
+    local r = mah.json.decode(ctx.body)
+    mah.kv.delete("seen")
+    local now = visible({ g1 = r.g1, tag = r.tag .. "-before" })
+    mah.start_job("deny probe", function()
+      while #mah.db.list_tags({ name = r.tag }) == 0 do mah.sleep(0.05) end
+      mah.kv.set("seen", visible(r))
+    end)
+    ctx.json(now)
+  end)
+  mah.api("GET", "seen", function(ctx) ctx.json({ seen = mah.kv.get("seen") }) end)
   mah.api("GET", "group", function(ctx) ctx.json({ found = mah.db.get_group(tonumber(ctx.query.id)) ~= nil }) end)
   mah.api("GET", "lists", function(ctx)
     local names = {}
@@ -114,5 +132,32 @@ describe('role and scope rules of the creating writers', () => {
     expect(none.ok).toBe(false);
     const inside = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 3', owner: G1 }, asBearer(scoped.token))).body;
     expect(inside).toEqual({ ok: true });
+  });
+});
+
+describe('a deleted or disabled actor account', () => {
+  // The job starts as a live account, which is then disabled (or deleted) before it goes on.
+  const probe = async (end: (id: number) => Promise<unknown>, tag: string) => {
+    const account = await makeAccount(lib, admin, { role: 'user', scopeGroupId: G });
+    const before = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/later', { g1: G1, tag }, asBearer(account.token));
+    expect(before.body).toMatchObject({ group: true, wrote: true });
+    expect(before.body.notes).toBeGreaterThan(0);
+    expect(before.body.mrql).toBeGreaterThan(0);
+    await end(account.id);
+    expect((await lib.json('POST', '/v1/tag', { Name: tag }, asSession(admin))).status).toBe(200);
+    let seen: Record<string, unknown> | undefined;
+    for (let i = 0; i < 200 && !seen; i++) seen = (await lib.json<{ seen?: Record<string, unknown> }>('GET', '/v1/plugins/scope-fixture/seen', undefined, asSession(admin))).body.seen;
+    return seen;
+  };
+
+  it('a disabled account sees no groups, resources or notes and writes nothing; tags stay readable', async () => {
+    const seen = await probe((id) => lib.json('POST', '/v1/user', { id, disabled: true }, asSession(admin)), 'deny-go-disabled');
+    expect(seen).toMatchObject({ group: false, notes: 0, mrql: 0, wrote: false, tags: 1 });
+    expect(seen?.err).toBeTruthy();
+  });
+
+  it('a deleted account acts the same way', async () => {
+    const seen = await probe((id) => lib.json('POST', '/v1/user/delete', { id }, asSession(admin)), 'deny-go-deleted');
+    expect(seen).toMatchObject({ group: false, notes: 0, mrql: 0, wrote: false, tags: 1 });
   });
 });
