@@ -39,6 +39,14 @@ function init()
     end)
     ctx.json({ reached = true })
   end)
+  mah.api("POST", "tx-coroutine", function(ctx)
+    local co = coroutine.create(function() return mah.db.transaction(function() mah.db.create_tag({ name = "tx-in-co" }) end) end)
+    local _, ok, err = coroutine.resume(co)
+    local wrapped = { coroutine.wrap(function() return mah.db.transaction(function() end) end)() }
+    -- Outside a coroutine, and inside a transaction block, it still runs.
+    local plain = mah.db.transaction(function() end)
+    ctx.json({ ok = ok, err = err, wrapped_err = wrapped[2], plain = plain })
+  end)
   mah.api("POST", "tx-nested", function(ctx)
     local inner_ok
     local ok = mah.db.transaction(function()
@@ -279,6 +287,16 @@ describe('mah.db', () => {
     const logs = (await lib.json<{ logs: { entityName: string; details: unknown }[] }>('GET', '/v1/logs?entityType=tag&pageSize=200')).body.logs;
     const entry = logs.find((l) => l.entityName === 'tx-kept');
     expect(JSON.stringify(entry?.details)).toContain('dbprobe');
+  });
+
+  it('mah.db.transaction refuses to run from a coroutine', async () => {
+    const r = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/dbprobe/tx-coroutine');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.ok).toBeUndefined();
+    expect(String(r.body.err)).toMatch(/^mah\.db\.transaction cannot be called from a coroutine: /);
+    expect(String(r.body.wrapped_err)).toMatch(/^mah\.db\.transaction cannot be called from a coroutine: /);
+    expect(r.body.plain).toBe(true);
+    expect(await tagNames()).not.toContain('tx-in-co');
   });
 
   it('a nested transaction is a savepoint', async () => {
