@@ -67,7 +67,7 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
   const ui = uiFeature(host);
   audit.pages(ui.pickers);
   const { categories, noteTypes, resourceCategories } = categoriesFeature(host);
-  const { relations } = relationsFeature(host, { categories, pickers: ui.pickers });
+  const { relations, types: relationTypes } = relationsFeature(host, { categories, pickers: ui.pickers });
   const groups = groupsFeature(host, { tags: tags.service, categories, relations, shortcodes: mrql.shortcodes, pickers: ui.pickers });
   partialsFeature(host);
   seriesFeature(host);
@@ -99,8 +99,13 @@ export function registerFeatures(app: FastifyInstance, routes: LibraryRoutes, li
     resourceCategories,
     noteTypes,
     resources: resourceFeature.resources,
+    ingest: resourceFeature.ingest,
+    versions: resourceFeature.versions,
+    relations,
+    relationTypes,
     files: resourceFeature.ctx.fs,
     mrql: mrql.service,
+    account: (id) => accounts.users.find(id),
   }, { actionJobs, downloads: downloads.service }, { catalogue: pluginCatalogue, blocks: blocks.service });
 
   return { share, mrql, plugins };

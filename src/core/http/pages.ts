@@ -1,6 +1,7 @@
 // The one page mechanism (companion §6.1): a page loads a typed context; the framework renders it
 // inside the layout (HTML, the default), without the layout (`.body`), or returns the context as
 // JSON (`.json` or Accept: application/json). Suffixes exist only on page routes, never on /v1.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SafeHtml } from '../html/jsx.js';
 import { wantsJson } from './respond.js';
@@ -41,8 +42,15 @@ export function withoutNulls(value: unknown): unknown {
   return value;
 }
 
+/**
+ * State shared by everything one page render does (its loader, view and layout), keyed by its
+ * owner: plugin renderers share one MRQL cache across all the slots and shortcodes of a page.
+ */
+export const pageRenders = new AsyncLocalStorage<Map<symbol, unknown>>();
+
 export function registerPage<C extends PageContext>(app: FastifyInstance, layout: Layout, def: PageDef<C>): void {
-  const serve = (mode: 'auto' | 'json' | 'body') => async (req: FastifyRequest, reply: FastifyReply) => {
+  const serve = (mode: 'auto' | 'json' | 'body') => (req: FastifyRequest, reply: FastifyReply) => pageRenders.run(new Map(), () => render(mode, req, reply));
+  const render = async (mode: 'auto' | 'json' | 'body', req: FastifyRequest, reply: FastifyReply) => {
     if (def.guard) await def.guard(req);
     const ctx = await def.load(req, reply);
     if (reply.sent) return reply;

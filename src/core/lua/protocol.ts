@@ -52,7 +52,7 @@ export type SyncMessage =
 export type WorkerMessage =
   | { t: 'ready' }
   | { t: 'fatal'; message: string }
-  | { t: 'host'; fn: number; args: unknown[]; refs: boolean }
+  | { t: 'host'; fn: number; args: unknown[]; refs: boolean; coroutine: boolean }
   | { t: 'done'; seq: number; result: OperationResult; memoryUsed: number; hookChecks: number }
   | { t: 'log'; level: 'info' | 'warn'; message: string };
 

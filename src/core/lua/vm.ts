@@ -29,6 +29,8 @@ export interface LuaCallInfo {
   readonly signal: AbortSignal | undefined;
   /** Every VM executing on this call stack, outermost first; ends with `vm`. */
   readonly chain: readonly LuaVm[];
+  /** The host function was called from inside a coroutine the Lua code made. */
+  readonly inCoroutine: boolean;
 }
 
 export interface CallFrame {
@@ -220,7 +222,7 @@ export class LuaVm {
           this.log(msg.level, msg.message);
           return;
         case 'host':
-          this.onHostCall(msg.fn, msg.args, msg.refs);
+          this.onHostCall(msg.fn, msg.args, msg.refs, msg.coroutine);
           return;
         case 'done':
           this._memoryUsed = msg.memoryUsed;
@@ -514,7 +516,7 @@ export class LuaVm {
     op.settle(result);
   }
 
-  private onHostCall(fn: number, args: unknown[], refs: boolean): void {
+  private onHostCall(fn: number, args: unknown[], refs: boolean, coroutine: boolean): void {
     const op = this.active.at(-1);
     if (!op) {
       this.crash('protocol error: a host call arrived outside any operation');
@@ -522,10 +524,10 @@ export class LuaVm {
     }
     op.inHost = true;
     this.armWatchdog();
-    void this.serveHostCall(op, fn, args, refs);
+    void this.serveHostCall(op, fn, args, refs, coroutine);
   }
 
-  private async serveHostCall(op: ActiveOp, fnId: number, rawArgs: unknown[], refs: boolean): Promise<void> {
+  private async serveHostCall(op: ActiveOp, fnId: number, rawArgs: unknown[], refs: boolean, coroutine: boolean): Promise<void> {
     const token = ++this.nextToken;
     this.hostTokens.push(token);
     let reply: SyncMessage;
@@ -533,7 +535,7 @@ export class LuaVm {
       const fn = this.functions.get(fnId);
       if (!fn) throw new Error('this host function is no longer available');
       const args = refs ? (fromTransport(this.transport(op.root), rawArgs) as unknown[]) : rawArgs;
-      const info: LuaCallInfo = { vm: this, entry: op.root.entry, deadline: op.deadline, signal: op.root.signal, chain: op.chain };
+      const info: LuaCallInfo = { vm: this, entry: op.root.entry, deadline: op.deadline, signal: op.root.signal, chain: op.chain, inCoroutine: coroutine };
       const result = await op.resource.runInAsyncScope(() => frames.run({ info, token }, () => fn(...args)));
       const values = result instanceof LuaMultiple ? [...result.values] : [result ?? null];
       const out = toTransport(this.transport(op.root), values);

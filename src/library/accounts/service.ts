@@ -122,6 +122,11 @@ export class UserService {
     return (await this.users.list(offset, limit)).map(userRecord);
   }
 
+  /** The account, or undefined when there is none. */
+  find(id: number): Promise<UserRow | undefined> {
+    return this.users.find(id);
+  }
+
   async require(id: number): Promise<UserRow> {
     const row = await this.users.find(id);
     if (!row) throw notFound('user not found');

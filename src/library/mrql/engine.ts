@@ -5,6 +5,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Dialect } from '../../core/db/dialect/index.js';
 import { interpolate, type Statement } from '../../core/db/sql-text.js';
+import { isScoped } from '../auth/principal.js';
 import type { Expr, Query } from './ast.js';
 import { entityObject, type EntityObject, type Row } from './entities.js';
 import { MrqlError } from './errors.js';
@@ -138,6 +139,8 @@ export class MrqlEngine {
   async resolveScope(q: Query, opts: RunOptions, stats: Stats): Promise<ScopeSpec> {
     const pr = opts.principal;
     if (pr && !pr.superUser && pr.scopeGroupId !== null) return { kind: 'forced', id: pr.scopeGroupId };
+    // A confined principal without a scope group (a guest, a plugin's deny-all actor) sees nothing.
+    if (pr && isScoped(pr)) return { kind: 'nothing' };
     const s = q.scope;
     if (!s) {
       if (opts.contextScope === undefined) return { kind: 'none' };

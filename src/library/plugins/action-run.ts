@@ -10,7 +10,7 @@ import type { ActionJobStore } from './action-jobs.js';
 import { entityRefs, stripHidden, validateParams, type FieldError } from './action-params.js';
 import type { ActionTargetsRepository } from './action-targets.repository.js';
 import { actionsOf, filtersMatch, hasFilters, type ActionDef } from './actions.js';
-import { actorFor, invocations } from './invocation.js';
+import { actorFor, currentInvocation, invocations } from './invocation.js';
 import { detached, failureText, ownerOf, runInSlot } from './jobs.js';
 import { abortReason } from './mah.js';
 import type { LoadedPlugin, PluginManager } from './manager.js';
@@ -116,12 +116,15 @@ export class ActionRunner {
     for (const id of ids) {
       if (signal.aborted) return { status: 408, body: { error: 'the client went away; the remaining entities were not run' } };
       try {
-        const [returned] = await action.handler.call([{ entity_id: id, params, settings: plugin.settings ?? {} }], {
-          entry: `action ${action.id}`,
-          budgetMs: SYNC_ACTION_BUDGET_MS,
-          result: 'map',
-          signal,
-        });
+        // Each entity is an entry point of its own, with a fresh MRQL cache (§17.4).
+        const [returned] = await invocations.run({ ...currentInvocation(), mrql: undefined }, () =>
+          action.handler.call([{ entity_id: id, params, settings: plugin.settings ?? {} }], {
+            entry: `action ${action.id}`,
+            budgetMs: SYNC_ACTION_BUDGET_MS,
+            result: 'map',
+            signal,
+          }),
+        );
         results.push(resultOf(returned));
       } catch (e) {
         if (!(e instanceof LuaError)) throw e;

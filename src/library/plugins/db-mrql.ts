@@ -8,6 +8,7 @@ import type { EntityObject } from '../mrql/entities.js';
 import type { MrqlResult } from '../mrql/types.js';
 import { optId, options } from './db-args.js';
 import type { DbKit, Row } from './db-kit.js';
+import { mrqlCache } from './mrql-cache.js';
 
 const ROOT_HOPS = 50;
 const NO_TYPE = 'MRQL query must specify an entity type (e.g. type=resource)';
@@ -79,15 +80,19 @@ export function installMrql(k: DbKit, db: Record<string, unknown>): void {
     const buckets = typeof o.buckets === 'number' && o.buckets > 0 ? Math.trunc(o.buckets) : 5;
     const params = o.params && typeof o.params === 'object' ? Object.fromEntries(Object.entries(o.params).map(([key, v]) => [key, String(v)])) : undefined;
     try {
-      const result = await s.mrql.execute(typeof query === 'string' ? query : '', {
-        limit,
-        buckets,
-        params,
-        principal: k.actor().principal,
-        contextScope: await contextScope(scope, scopeId, type),
-      });
+      const text = typeof query === 'string' ? query : '';
+      const principal = k.actor().principal;
+      const owner = await contextScope(scope, scopeId, type);
+      // The identity of a call (§11.6): query, resolved scope owner, limits, params and actor.
+      const key = JSON.stringify([text, owner === undefined ? 'none' : owner, limit, buckets, params ?? null, principal.userId, principal.role, principal.scopeGroupId]);
+      const cache = mrqlCache();
+      const hit = cache?.get(key);
+      if (hit !== undefined) return hit;
+      const result = await s.mrql.execute(text, { limit, buckets, params, principal, contextScope: owner });
       if (!['resource', 'note', 'group'].includes(result.entityType)) return multi(null, NO_TYPE);
-      return reshape(result);
+      const shaped = reshape(result);
+      cache?.set(key, shaped);
+      return shaped;
     } catch (e) {
       if (e instanceof MrqlError) return multi(null, e.bare);
       if (e instanceof HttpError) return multi(null, e.message);

@@ -81,7 +81,7 @@ export function installResources(k: DbKit, db: Record<string, unknown>, part: 'r
       return rows.map((r) => ({ ...shape(k, r), meta: r.meta, created_at: iso(r.created_at), updated_at: iso(r.updated_at) }));
     });
     db.count_resources = k.read(async (f) => s.resources.named.repo.count(filterOf(options(f)), k.vis()));
-    db.get_resource_data = async (id: unknown) => {
+    db.get_resource_data = k.live(async (id: unknown) => {
       const n = positiveId(id, 1, 'get_resource_data');
       const fail = (why: string) => multi(null, null, why);
       if (k.plugin.revoked) return fail('database not available');
@@ -97,7 +97,7 @@ export function installResources(k: DbKit, db: Record<string, unknown>, part: 'r
       }
       if ((await stat(path)).size > RESOURCE_DATA_MAX) return fail(`file too large (max ${RESOURCE_DATA_MAX} bytes)`);
       return multi((await readFile(path)).toString('base64'), row.content_type);
-    };
+    });
     return;
   }
   for (const mode of ['update', 'patch'] as const) {

@@ -2,13 +2,14 @@
 // / patch (overlay the given keys) / delete of notes, groups, tags and the three carriers, the
 // association helpers and transactions. Each goes through the entity's service as the actor, so
 // validation, scope, hooks and the audit log are those of the HTTP API.
-import { LuaError, LuaFunctionRef, multi } from '../../core/lua/index.js';
+import { currentLuaCall, LuaError, LuaFunctionRef, multi } from '../../core/lua/index.js';
 import { can, type Actor } from '../auth/principal.js';
 import type { CarrierInput, CarrierRow, CarrierService } from '../categories/service.js';
 import type { GroupWrite } from '../groups/service.js';
 import type { NoteWrite } from '../notes/service.js';
 import { idList, optId, options, positiveId, text } from './db-args.js';
 import { pluginTransaction } from './db-tx.js';
+import { clearMrqlCache } from './mrql-cache.js';
 import type { DbKit, Row } from './db-kit.js';
 import { abortReason } from './mah.js';
 
@@ -177,9 +178,13 @@ export function installWrites(k: DbKit, db: Record<string, unknown>): void {
   db.transaction = async (fn: unknown) => {
     if (!(fn instanceof LuaFunctionRef)) throw new Error("bad argument #1 to 'transaction' (function expected)");
     if (k.plugin.revoked) return multi(null, 'database writer not available');
+    // The block would have to finish before the coroutine could yield, which the plugin's own
+    // resume cannot wait for (§11.10).
+    if (currentLuaCall()?.inCoroutine) return multi(null, 'mah.db.transaction cannot be called from a coroutine: run it from the entry point itself');
     try {
       // A nested call: it runs inside this entry point, under its deadline.
       await pluginTransaction(s.db, () => fn.call([], { entry: 'mah.db.transaction', budgetMs: TRANSACTION_BUDGET_MS }));
+      clearMrqlCache();
       return true;
     } catch (e) {
       if (!(e instanceof LuaError)) return multi(null, (e as Error).message);

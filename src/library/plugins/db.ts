@@ -5,7 +5,9 @@
 // resources, MRQL and transactions live in db-write.ts, db-resources.ts and db-mrql.ts.
 import type { CarrierRow, CarrierService } from '../categories/service.js';
 import { clampLimit, clampOffset, idFilter, idsFilter, iso, options, positiveId, text } from './db-args.js';
+import { installCreation } from './db-create.js';
 import { installMrql } from './db-mrql.js';
+import { installRelations } from './db-relations.js';
 import { installResources } from './db-resources.js';
 import { installWrites } from './db-write.js';
 import { dbKit, type DbKit, type DbServices, type Row } from './db-kit.js';
@@ -100,6 +102,8 @@ export function installDb(plugin: MahPlugin, mah: Record<string, unknown>, s: Db
   if (k.has('db:write')) {
     installWrites(k, db);
     installResources(k, db, 'write');
+    installRelations(k, db);
+    installCreation(k, db);
   }
   mah.db = db;
 }

@@ -30,7 +30,7 @@ export interface PluginsFeature {
   close(): Promise<void>;
 }
 
-export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db'>, jobDeps: Parameters<typeof pluginJobsFeature>[2], surfaces: RenderSurfaces): PluginsFeature {
+export function pluginsFeature(host: FeatureHost, log: (message: string) => void, services: Omit<DbServices, 'root' | 'db' | 'settings' | 'log'>, jobDeps: Parameters<typeof pluginJobsFeature>[2], surfaces: RenderSurfaces): PluginsFeature {
   const jobs = pluginJobsFeature(host, log, jobDeps);
   const { app, lib, layout } = host;
   const { catalogue } = surfaces;
@@ -47,7 +47,7 @@ export function pluginsFeature(host: FeatureHost, log: (message: string) => void
           log,
           catalogue,
           extendMah: (plugin, mah) => {
-            installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root });
+            installDb(plugin, mah, { ...services, db: lib.db, root: () => lib.root, settings: lib.settings, log });
             jobs.install(plugin, mah);
             installHttp(plugin, mah, log);
             installImage(plugin, mah);

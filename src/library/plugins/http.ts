@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { BlockList } from 'node:net';
 import { currentLuaCall, LuaFunctionRef, luaText } from '../../core/lua/index.js';
 import { BLOCKED_MESSAGE, type AddressPolicy } from '../../core/net/addresses.js';
-import { FetchError, safeFetch } from '../../core/net/safe-fetch.js';
+import { FetchError, safeFetch, type SafeResponse } from '../../core/net/safe-fetch.js';
 import { inPluginTransaction, refusedInTransaction } from './db-tx.js';
 import { currentInvocation, invocations } from './invocation.js';
 import type { MahPlugin } from './mah.js';
@@ -55,6 +55,12 @@ export interface Egress {
   policy: AddressPolicy;
 }
 
+/** What is left of the current entry point's budget for a synchronous fetch, capped at `capMs`. */
+export function remainingBudget(capMs: number): number {
+  const call = currentLuaCall();
+  return call && Number.isFinite(call.deadline) ? Math.min(capMs, call.deadline - Date.now() - SYNC_HEADROOM_MS) : capMs;
+}
+
 export function egressOf(plugin: MahPlugin): Egress {
   const manifest = plugin.header?.manifest ?? null;
   const rules = manifest?.network ?? null;
@@ -62,7 +68,7 @@ export function egressOf(plugin: MahPlugin): Egress {
 }
 
 /** Layer (a) of §13.5: the host must match a rule when the plugin declares `network`. */
-function checkHost(egress: Egress, url: URL): void {
+export function checkHost(egress: Egress, url: URL): void {
   if (egress.rules === null) return;
   const host = url.hostname;
   if (!egress.rules.some((r) => ruleMatchesHost(r, host))) {
@@ -132,6 +138,44 @@ export async function performRequest(plugin: MahPlugin, egress: Egress, spec: Re
     if (e.message === 'too many redirects') return failed(`stopped after ${MAX_REDIRECTS} redirects`);
     return failed(e.message);
   }
+}
+
+/** The refusal text a plugin sees: address refusals never name the resolved address (§13.5). */
+function refusalText(plugin: MahPlugin, url: string, e: FetchError, log: (m: string) => void): string {
+  if (e.reason !== 'blocked') return e.message === 'too many redirects' ? `stopped after ${MAX_REDIRECTS} redirects` : e.message;
+  log(`plugins: "${plugin.name}" GET ${url} refused: ${JSON.stringify(e.detail)} ${e.message}`);
+  return e.message === BLOCKED_MESSAGE ? ADDRESS_REFUSED : e.message;
+}
+
+/**
+ * A GET under the plugin's full egress policy for the URL-fetching writers of mah.db (§11.9):
+ * the answer with its body still to read, or an Error carrying the text the plugin sees.
+ */
+export async function egressGet(plugin: MahPlugin, url: string, opts: { timeoutMs: number; maxBytes?: number }, log: (m: string) => void): Promise<SafeResponse> {
+  if (!SCHEME.test(url)) throw new Error('unsupported URL scheme (only http and https are allowed)');
+  if (opts.timeoutMs <= 0) throw new Error('request timed out: the entry point has no time left');
+  const egress = egressOf(plugin);
+  try {
+    return await safeFetch(url, {
+      policy: egress.policy,
+      headers: { 'User-Agent': USER_AGENT },
+      overallTimeoutMs: opts.timeoutMs,
+      connectTimeoutMs: opts.timeoutMs,
+      idleTimeoutMs: opts.timeoutMs,
+      maxRedirects: MAX_REDIRECTS,
+      maxBytes: opts.maxBytes,
+      signal: currentLuaCall()?.signal,
+      checkUrl: (u) => checkHost(egress, u),
+    });
+  } catch (e) {
+    if (e instanceof FetchError) throw new Error(refusalText(plugin, url, e, log));
+    throw e;
+  }
+}
+
+/** A failure while reading a fetched body (size cap, timeout) as the text the plugin sees. */
+export function egressFailure(plugin: MahPlugin, url: string, e: unknown, log: (m: string) => void): Error {
+  return e instanceof FetchError ? new Error(refusalText(plugin, url, e, log)) : (e as Error);
 }
 
 function timeoutOf(options: Record<string, unknown>): number {

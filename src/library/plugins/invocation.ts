@@ -10,6 +10,10 @@ export interface Invocation {
   actor: Principal | null;
   /** The request this entry point serves, when it is request-bound. */
   origin?: RequestOrigin;
+  /** A render entry point: within a page render it shares the page's MRQL cache (§24). */
+  render?: boolean;
+  /** This entry point's MRQL cache (§11.6), made on first use. */
+  mrql?: Map<string, unknown>;
 }
 
 export const invocations = new AsyncLocalStorage<Invocation>();

@@ -28,7 +28,7 @@ export function settingsTable(plugin: CataloguedPlugin): Record<string, unknown>
 
 /** Calls the function with ctx and returns its first result. Throws LuaError on failure. */
 export async function callRender(fn: LuaFunctionRef, ctx: Record<string, unknown>, call: RenderCall): Promise<unknown> {
-  const [result] = await invocations.run({ actor: actorFor(call.principal), origin: call.origin }, () =>
+  const [result] = await invocations.run({ actor: actorFor(call.principal), origin: call.origin, render: true }, () =>
     fn.call([ctx], { entry: call.entry, budgetMs: RENDER_BUDGET_MS, signal: call.signal }),
   );
   return result;

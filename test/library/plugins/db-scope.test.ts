@@ -19,8 +19,26 @@ let H: number;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stacks-plugins-scope-'));
   writePlugins(dir, {
-    'scope-fixture': `plugin = { name = "scope-fixture", api_version = 1, capabilities = { "db:read", "db:write", "api" } }
+    'scope-fixture': `plugin = { name = "scope-fixture", api_version = 1, capabilities = { "db:read", "db:write", "api", "jobs", "kv" } }
+local function visible(r)
+  local n, err = mah.db.create_note({ name = "deny-" .. r.tag, owner_id = r.g1 })
+  local m = mah.db.mrql_query('type = note AND name ~ "scn-"', { scope = "global", limit = 100 })
+  return { group = mah.db.get_group(r.g1) ~= nil, notes = #mah.db.query_notes({ name = "scn-", limit = 100 }), mrql = #m.items,
+           wrote = n ~= nil, err = err, tags = #mah.db.list_tags({ name = r.tag }) }
+end
 function init()
+  -- A job that reads and writes as its starter once a go-tag exists (tags stay readable to all).
+  mah.api("POST", "later", function(ctx)
+    local r = mah.json.decode(ctx.body)
+    mah.kv.delete("seen")
+    local now = visible({ g1 = r.g1, tag = r.tag .. "-before" })
+    mah.start_job("deny probe", function()
+      while #mah.db.list_tags({ name = r.tag }) == 0 do mah.sleep(0.05) end
+      mah.kv.set("seen", visible(r))
+    end)
+    ctx.json(now)
+  end)
+  mah.api("GET", "seen", function(ctx) ctx.json({ seen = mah.kv.get("seen") }) end)
   mah.api("GET", "group", function(ctx) ctx.json({ found = mah.db.get_group(tonumber(ctx.query.id)) ~= nil }) end)
   mah.api("GET", "lists", function(ctx)
     local names = {}
@@ -37,6 +55,17 @@ function init()
     local n, err = mah.db.create_note({ name = "scn-written", owner_id = r.owner })
     local p, perr = mah.db.patch_group(r.other, { description = "touched" })
     ctx.json({ ok = n ~= nil, err = err, patched = p ~= nil, perr = perr })
+  end)
+  mah.api("POST", "taxonomy", function(ctx)
+    local t, terr = mah.db.create_relation_type({ name = "rt" .. mah.util.now(), from_category = 1, to_category = 1 })
+    local r, rerr = mah.db.create_group_relation({ from_group_id = 1, to_group_id = 2, relation_type_id = 1 })
+    local d, derr = mah.db.delete_relation_type(999999)
+    ctx.json({ terr = terr, rerr = rerr, derr = derr })
+  end)
+  mah.api("POST", "upload", function(ctx)
+    local r = mah.json.decode(ctx.body)
+    local res, err = mah.db.create_resource_from_data(mah.util.base64.encode(r.text), { owner_id = r.owner })
+    ctx.json({ ok = res ~= nil, err = err })
   end)
 end`,
   });
@@ -77,5 +106,58 @@ describe('mah.db runs as the caller', () => {
     expect(r.body.perr).toBeTruthy();
     const inside = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/write', { owner: G1, other: G1 }, asBearer(scoped.token));
     expect(inside.body).toMatchObject({ ok: true, patched: true });
+  });
+});
+
+describe('role and scope rules of the creating writers', () => {
+  it('relation types and group relations need an editor or admin actor', async () => {
+    const user = await makeAccount(lib, admin, { role: 'user' });
+    const r = (await lib.json<Record<string, string>>('POST', '/v1/plugins/scope-fixture/taxonomy', {}, asBearer(user.token))).body;
+    expect(r).toEqual({
+      terr: 'creating a relation type: your role does not have permission to perform this operation',
+      rerr: 'creating a group relation: your role does not have permission to perform this operation',
+      derr: 'deleting a relation type: your role does not have permission to perform this operation',
+    });
+    const editor = await makeAccount(lib, admin, { role: 'editor' });
+    const e = (await lib.json<Record<string, string>>('POST', '/v1/plugins/scope-fixture/taxonomy', {}, asBearer(editor.token))).body;
+    expect(e.terr ?? '').not.toContain('your role');
+    expect(e.derr).toBe('relation type 999999 not found');
+  });
+
+  it('create_resource_from_data is confined to the actor subtree', async () => {
+    const out = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 1', owner: H }, asBearer(scoped.token))).body;
+    expect(out.ok).toBe(false);
+    expect(String(out.err)).toContain('outside your permitted scope');
+    const none = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 2' }, asBearer(scoped.token))).body;
+    expect(none.ok).toBe(false);
+    const inside = (await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/upload', { text: 'scoped bytes 3', owner: G1 }, asBearer(scoped.token))).body;
+    expect(inside).toEqual({ ok: true });
+  });
+});
+
+describe('a deleted or disabled actor account', () => {
+  // The job starts as a live account, which is then disabled (or deleted) before it goes on.
+  const probe = async (end: (id: number) => Promise<unknown>, tag: string) => {
+    const account = await makeAccount(lib, admin, { role: 'user', scopeGroupId: G });
+    const before = await lib.json<Record<string, unknown>>('POST', '/v1/plugins/scope-fixture/later', { g1: G1, tag }, asBearer(account.token));
+    expect(before.body).toMatchObject({ group: true, wrote: true });
+    expect(before.body.notes).toBeGreaterThan(0);
+    expect(before.body.mrql).toBeGreaterThan(0);
+    await end(account.id);
+    expect((await lib.json('POST', '/v1/tag', { Name: tag }, asSession(admin))).status).toBe(200);
+    let seen: Record<string, unknown> | undefined;
+    for (let i = 0; i < 200 && !seen; i++) seen = (await lib.json<{ seen?: Record<string, unknown> }>('GET', '/v1/plugins/scope-fixture/seen', undefined, asSession(admin))).body.seen;
+    return seen;
+  };
+
+  it('a disabled account sees no groups, resources or notes and writes nothing; tags stay readable', async () => {
+    const seen = await probe((id) => lib.json('POST', '/v1/user', { id, disabled: true }, asSession(admin)), 'deny-go-disabled');
+    expect(seen).toMatchObject({ group: false, notes: 0, mrql: 0, wrote: false, tags: 1 });
+    expect(seen?.err).toBeTruthy();
+  });
+
+  it('a deleted account acts the same way', async () => {
+    const seen = await probe((id) => lib.json('POST', '/v1/user/delete', { id }, asSession(admin)), 'deny-go-deleted');
+    expect(seen).toMatchObject({ group: false, notes: 0, mrql: 0, wrote: false, tags: 1 });
   });
 });

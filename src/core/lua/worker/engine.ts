@@ -18,7 +18,8 @@ export type HostReply = { ok: true; values: unknown[]; refs: boolean } | { ok: f
 
 export interface EngineHost {
   /** Blocks until the main thread answered (running any nested operation it asks for). */
-  callHost(fn: number, args: unknown[], refs: boolean): HostReply;
+  /** `coroutine`: the call comes from a coroutine, not from the thread the operation runs on. */
+  callHost(fn: number, args: unknown[], refs: boolean, coroutine: boolean): HostReply;
   log(level: 'info' | 'warn', message: string): void;
 }
 
@@ -42,6 +43,9 @@ export class Engine {
   private seq = 0;
   private deadline = Infinity;
   private expired: Expiry = null;
+  // The thread each running operation started on, innermost last: a host call from any other
+  // thread comes from a coroutine the plugin made.
+  private readonly opThreads: number[] = [];
   // The innermost host function waiting for the main thread, where nested operations run.
   private hostL = 0;
   private hostDepth = 0;
@@ -211,7 +215,7 @@ export class Engine {
       this.hostDepth++;
       let reply: HostReply;
       try {
-        reply = this.host.callHost(id, args, refs);
+        reply = this.host.callHost(id, args, refs, L !== this.opThreads.at(-1));
       } finally {
         this.hostL = outerL;
         this.hostDepth--;
@@ -243,6 +247,7 @@ export class Engine {
     const { api } = this;
     const nested = this.hostDepth > 0;
     const L = nested ? this.hostL : this.L;
+    this.opThreads.push(L);
     const outerDeadline = this.deadline;
     if (nested) {
       this.deadline = Math.min(this.deadline, deadline);
@@ -268,6 +273,7 @@ export class Engine {
       if (status === Status.Ok) return { ok: true, values: this.opValues, refs: this.opRefs };
       return this.describeFailure(L, status);
     } finally {
+      this.opThreads.pop();
       api.settop(L, base);
       if (nested) this.deadline = outerDeadline;
       else {

@@ -44,8 +44,8 @@ function run(seq: number, deadline: number, operation: Operation): void {
 async function start(): Promise<void> {
   try {
     engine = await Engine.create(setup, {
-      callHost(fn, args, refs): HostReply {
-        post({ t: 'host', fn, args, refs });
+      callHost(fn, args, refs, coroutine): HostReply {
+        post({ t: 'host', fn, args, refs, coroutine });
         for (;;) {
           const msg = waitSync();
           if (msg.t === 'reply') return msg;
