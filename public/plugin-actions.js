@@ -67,6 +67,31 @@
     for (const wrap of form.querySelectorAll('[data-param]')) wrap.hidden = !visible(form, wrap);
   }
 
+  /** The name the page shows for an entity: the detail page's title, or a card's selection box. */
+  function nameOf(id, button) {
+    const box = document.querySelector(`.select-box[value="${id}"]`);
+    const label = box?.getAttribute('aria-label');
+    if (label) return label.replace(/^Select /, '');
+    if (button.closest('[data-testid="plugin-actions"]')) return document.getElementById('page-title')?.textContent || `Item ${id}`;
+    return `Item ${id}`;
+  }
+
+  /**
+   * entity_ref parameters of the action's own entity start with the trigger, the selection or
+   * both (§17.2 default); the person can change them with the picker.
+   */
+  function prefill(form, button) {
+    const trigger = button.dataset.entityIds ? button.dataset.entityIds.split(',').map(Number) : selected();
+    for (const wrap of form.querySelectorAll('[data-param-type="entity_ref"]')) {
+      const picker = wrap.querySelector('.picker');
+      if (!picker || !window.Alpine || wrap.dataset.refEntity !== button.dataset.entity) continue;
+      const mode = wrap.dataset.refDefault;
+      let ids = mode === 'trigger' ? trigger : mode === 'selection' ? selected() : mode === 'both' ? [...new Set([...trigger, ...selected()])] : [];
+      if (!wrap.dataset.multi) ids = ids.slice(0, 1);
+      window.Alpine.$data(picker).selected = ids.map((id) => ({ id, name: nameOf(id, button) }));
+    }
+  }
+
   function collect(form) {
     const params = {};
     for (const wrap of form.querySelectorAll('[data-param]')) {
@@ -168,6 +193,7 @@
       current = button;
       const errors = dialog.querySelector('.plugin-action-errors');
       errors.hidden = true;
+      prefill(dialog.querySelector('form'), button);
       refreshVisibility(dialog.querySelector('form'));
       dialog.showModal();
       return;

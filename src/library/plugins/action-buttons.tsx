@@ -32,11 +32,24 @@ export function placedActions(catalogue: PluginCatalogue<LoadedPlugin>, principa
 const asksSomething = (a: ActionDef) => a.params.some((p) => p.type !== 'hidden');
 const dialogId = (a: ActionDef, placement: string) => `plugin-action-${placement}-${a.pluginName}-${a.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
+/** Which entities an entity_ref parameter starts with (§17.2): the trigger unless it says otherwise. */
+function refDefault(p: ActionParam): string {
+  return typeof p.default === 'string' ? p.default : 'trigger';
+}
+
 function ParamField(props: { p: ActionParam; dialog: string }): SafeHtml {
   const { p } = props;
   const id = `${props.dialog}-${p.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
   const wrap = (inner: SafeHtml) => (
-    <div class="plugin-param" data-param={p.name} data-param-type={p.type} data-show-when={p.show_when ? JSON.stringify(p.show_when) : undefined} data-multi={p.multi ? 'true' : undefined}>
+    <div
+      class="plugin-param"
+      data-param={p.name}
+      data-param-type={p.type}
+      data-show-when={p.show_when ? JSON.stringify(p.show_when) : undefined}
+      data-multi={p.multi ? 'true' : undefined}
+      data-ref-entity={p.type === 'entity_ref' ? p.entity : undefined}
+      data-ref-default={p.type === 'entity_ref' ? refDefault(p) : undefined}
+    >
       {inner}
     </div>
   );
@@ -136,6 +149,7 @@ function ActionButton(props: { a: ActionDef; placement: string; ids?: number[] }
       class="secondary plugin-action"
       data-plugin-action={a.id}
       data-plugin={a.pluginName}
+      data-entity={a.entity}
       data-label={a.label}
       data-async={a.async ? 'true' : 'false'}
       data-confirm={a.confirm}

@@ -345,6 +345,7 @@ describe('action buttons on pages', () => {
     expect(onPng).toContain('data-show-when="{&#34;mode&#34;:&#34;later&#34;}"');
     // entity_ref parameters pick with the search picker; nobody types an id.
     expect(onPng).toMatch(/data-param="others"[^>]*>\s*<div class="field picker" x-data="picker\(\{&#34;name&#34;:&#34;others&#34;,&#34;source&#34;:&#34;\/v1\/resources&#34;,&#34;multiple&#34;:true/);
+    expect(onPng).toContain('data-ref-entity="resource" data-ref-default="trigger"');
     expect(buttons(await page(`/resource?id=${t.ID}`))).not.toContain('png-only');
     const note = await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'button note' });
     expect(buttons(await page(`/note?id=${note.body.ID}`))).toEqual(['veto', 'crash']);

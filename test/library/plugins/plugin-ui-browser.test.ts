@@ -35,6 +35,9 @@ function init()
   mah.action({ id = "greet", label = "Greet", entity = "resource", icon = "👋", placement = { "detail", "card", "bulk" },
     params = { { name = "greeting", type = "text", label = "Greeting", required = true, default = "Hello" } },
     handler = function(ctx) return { success = true, message = ctx.params.greeting .. ", resource " .. ctx.entity_id } end })
+  mah.action({ id = "pair", label = "Pair", entity = "resource",
+    params = { { name = "others", type = "entity_ref", entity = "resource", label = "Others", multi = true } },
+    handler = function(ctx) return { success = true, message = "paired " .. #ctx.params.others .. " first " .. ctx.params.others[1] } end })
   mah.action({ id = "later", label = "Later", entity = "resource", async = true,
     handler = function(ctx)
       mah.job_progress(ctx.job_id, 50, "half way")
@@ -99,6 +102,12 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('plugin actions and b
     expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
     // The dialog gives the focus back to the button that opened it.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-plugin-action'))).toBe('greet');
+    // An entity_ref parameter starts with the entity the action was run on, shown by name.
+    await page.locator('button[data-plugin-action="pair"]').click();
+    const pair = page.locator('dialog#plugin-action-detail-ui-actions-pair');
+    await expect.poll(() => pair.locator('.chips .tag').allTextContents()).toEqual(['Harbour.png×']);
+    await pair.locator('button[type="submit"]').click();
+    await expect.poll(() => status.textContent()).toBe(`Pair: paired 1 first ${id}`);
     // An async action starts a job whose end the status line reports from the event stream.
     await page.locator('button[data-plugin-action="later"]').click();
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('Later: completed — all done');
