@@ -6,10 +6,10 @@
 // needs to run the action; an action with parameters opens a dialog holding a form for them
 // (entity_ref parameters use the search picker, so nobody types an id).
 import { h, type SafeHtml } from '../../core/html/jsx.js';
-import { isScoped, type Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { PluginActionTarget } from '../ui/layout.js';
 import { Picker } from '../ui/components.js';
-import { actionsOf, filtersMatch, type ActionDef, type ActionParam } from './actions.js';
+import { filtersMatch, runnableActions, type ActionDef, type ActionParam } from './actions.js';
 import type { PluginCatalogue } from './catalogue.js';
 import type { LoadedPlugin } from './manager.js';
 
@@ -18,14 +18,9 @@ const PICKER_SOURCES = { resource: '/v1/resources', note: '/v1/notes', group: '/
 /** The actions this viewer may run from one placement on one kind of entity. */
 export function placedActions(catalogue: PluginCatalogue<LoadedPlugin>, principal: Principal | undefined, target: PluginActionTarget, placement: 'detail' | 'card' | 'bulk'): ActionDef[] {
   if (!catalogue.available || !principal) return [];
-  if (principal.role === 'guest' && !principal.superUser) return [];
-  const plugins = catalogue
-    .active()
-    .filter((p) => !isScoped(principal) || catalogue.openToScoped(p.name))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // Detail pages filter against the shown entity; list pages offer card and bulk actions unfiltered (§17.3).
   const values = placement === 'detail' ? { contentType: target.contentType, categoryId: target.categoryId, noteTypeId: target.noteTypeId } : null;
-  return plugins.flatMap((p) => actionsOf(p).filter((a) => a.entity === target.entity && a.placement.includes(placement) && (values === null || filtersMatch(a.filters, values))));
+  return runnableActions(catalogue, principal, target.entity).filter((a) => a.placement.includes(placement) && (values === null || filtersMatch(a.filters, values)));
 }
 
 /** Parameters the person fills in (hidden ones travel with the form, info ones only explain). */
