@@ -4,6 +4,8 @@
 // for the server's rendering of the note (/note.body), so the page never reloads and the server
 // stays the one renderer (Markdown, galleries, tables). Edit mode survives a reload. A refused
 // change (400 naming the field) is shown next to the editor; outcomes are announced politely.
+// Plugin blocks are edited by the plugin's own edit rendering, which saves through the
+// window.mahBlock bridge defined here.
 (() => {
   'use strict';
 
@@ -208,13 +210,51 @@
     },
   };
 
+  const pluginOf = (type) => /^plugin:([^:]+):/.exec(type)?.[1];
+
+  /**
+   * A plugin block's editor is the plugin's own edit rendering (library-plugins.md §22.3); it
+   * saves through window.mahBlock, so the form only closes. Scripts in the fragment are re-made
+   * so the browser runs them, as it would have had the HTML come with the page.
+   */
+  function pluginEditor(block, error) {
+    const box = el('div', { class: 'plugin-block-edit', 'aria-busy': 'true' }, el('p', { class: 'hint', text: 'Loading the editor…' }));
+    fetch(`/v1/plugins/${encodeURIComponent(pluginOf(block.type))}/block/render?blockId=${block.id}&mode=edit`, { headers: { accept: 'text/html' } })
+      .then(async (res) => {
+        const text = await res.text();
+        if (!res.ok) throw new Error(text || `the editor could not be loaded (${res.status})`);
+        box.innerHTML = text;
+        for (const old of box.querySelectorAll('script')) {
+          const fresh = document.createElement('script');
+          for (const a of old.attributes) fresh.setAttribute(a.name, a.value);
+          fresh.textContent = old.textContent;
+          old.replaceWith(fresh);
+        }
+        box.querySelector('input:not([type="hidden"]), textarea, select, button')?.focus();
+      })
+      .catch((e) => {
+        box.replaceChildren();
+        error.hidden = false;
+        error.textContent = e.message;
+      })
+      .finally(() => box.removeAttribute('aria-busy'));
+    return box;
+  }
+
   function openEditor(section) {
     const block = blockOf(section);
+    const plugin = pluginOf(block.type);
     const make = editors[block.type];
-    if (!make) return;
+    if (!make && !plugin) return;
     section.querySelector('.block-editor')?.remove();
-    const { fields, read } = make(block.content || {}, section);
     const error = el('p', { class: 'block-error', role: 'alert', hidden: true });
+    if (plugin) {
+      const form = el('form', { class: 'block-editor card form', 'data-testid': 'block-editor' }, pluginEditor(block, error), error, el('div', { class: 'editor-actions' }, el('button', { type: 'button', class: 'secondary', onclick: () => form.remove() }, 'Close')));
+      form.addEventListener('submit', (ev) => ev.preventDefault());
+      section.append(form);
+      return;
+    }
+    const { fields, read } = make(block.content || {}, section);
     const form = el('form', { class: 'block-editor card form', 'data-testid': 'block-editor' }, ...fields, error, el('div', { class: 'editor-actions' }, el('button', { type: 'submit' }, 'Save'), el('button', { type: 'button', class: 'secondary', onclick: () => form.remove() }, 'Cancel')));
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
@@ -404,6 +444,41 @@
     sessionStorage.removeItem(editKey);
     root.querySelectorAll('.block-controls, .block-editor, .block-add').forEach((n) => n.remove());
   }
+
+  /**
+   * The client bridge for plugin block HTML (library-plugins.md §22.3). Both mutators replace
+   * (never merge), then show the note's fresh rendering with the block's editor still open; they
+   * resolve without a value even on failure, whose message is shown in the block's editor.
+   */
+  async function mutate(blockId, method, url, body) {
+    const id = Number(blockId);
+    const section = sectionOf(id);
+    const type = section?.dataset.blockType || 'plugin';
+    const editing = Boolean(section?.querySelector('.block-editor'));
+    try {
+      if (!section) throw new Error(`block ${blockId} is not on this page`);
+      await api(method, url(id), body);
+      await refresh();
+      if (editing && sectionOf(id)) openEditor(sectionOf(id));
+      say(`Saved the ${type} block.`);
+    } catch (e) {
+      const box = sectionOf(id)?.querySelector('.block-editor .block-error');
+      if (box) {
+        box.hidden = false;
+        box.textContent = e.message;
+      } else say(e.message);
+    }
+  }
+
+  window.mahBlock = Object.freeze({
+    saveContent: (blockId, content) => mutate(blockId, 'PUT', (id) => `/v1/note/block?id=${id}&noteId=${noteId}`, { content }),
+    updateState: (blockId, state) => mutate(blockId, 'PATCH', (id) => `/v1/note/block/state?id=${id}&noteId=${noteId}`, { state }),
+    /** The editor's copy of the block (as last rendered), or null when it is not on this page. */
+    getBlock: (blockId) => {
+      const section = sectionOf(Number(blockId));
+      return section ? blockOf(section) : null;
+    },
+  });
 
   toggle.addEventListener('click', () => (root.classList.contains('editing') ? leave() : enter()));
   if (sessionStorage.getItem(editKey) === '1') enter();

@@ -37,9 +37,24 @@ function init()
     render_view = function(ctx)
       return bar(ctx.block.content.label or "", ctx.block.state.done, ctx.block.content.total)
     end,
+    -- The note editor shows this HTML and runs its script; window.mahBlock saves through the
+    -- block API (saveContent replaces the content, updateState the state) and redraws the note.
     render_edit = function(ctx)
-      return '<label>Label <input name="label" data-block="' .. ctx.block.id .. '" value="'
-        .. mah.html_escape(ctx.block.content.label or "") .. '"></label>'
+      local id = ctx.block.id
+      local content = ctx.block.content
+      return '<div data-block="' .. id .. '">'
+        .. '<label>Label <input name="label" value="' .. mah.html_escape(content.label or "") .. '"></label> '
+        .. '<label>Total <input name="total" type="number" min="1" value="' .. math.floor(tonumber(content.total) or 10) .. '"></label> '
+        .. '<label>Done <input name="done" type="number" min="0" value="' .. math.floor(tonumber(ctx.block.state.done) or 0) .. '"></label> '
+        .. '<button type="button" name="save">Save</button></div>'
+        .. '<script>(function () {'
+        .. ' var box = document.querySelector(\'[data-block="' .. id .. '"]\');'
+        .. ' box.querySelector(\'[name="save"]\').addEventListener("click", async function () {'
+        .. '  var v = function (n) { return box.querySelector(\'[name="\' + n + \'"]\').value; };'
+        .. '  await mahBlock.saveContent(' .. id .. ', { label: v("label"), total: Number(v("total")) });'
+        .. '  await mahBlock.updateState(' .. id .. ', { done: Number(v("done")) });'
+        .. ' });'
+        .. '})();</script>'
     end,
   })
 

@@ -163,6 +163,7 @@ export function registerGroupPages(app: FastifyInstance, layout: Layout, lib: Li
         _slots: slots,
         _css: await carrierCss(lib, 'group', group.CategoryId),
         _layout: {
+          pluginTarget: { entity: 'group', id: group.ID, categoryId: group.CategoryId ?? undefined },
           breadcrumb: <Breadcrumb chain={parents} />,
           sidebar: (
             <div>

@@ -128,6 +128,7 @@ export function registerNotePages(app: FastifyInstance, layout: Layout, lib: Lib
         _slots: slots,
         _css: await carrierCss(lib, 'note', note.NoteTypeId),
         _layout: {
+          pluginTarget: { entity: 'note', id: note.ID, noteTypeId: note.NoteTypeId ?? undefined },
           sidebar: (
             <div>
               <Timestamps created={note.CreatedAt} updated={note.UpdatedAt} />

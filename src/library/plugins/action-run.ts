@@ -9,7 +9,7 @@ import type { RequestOrigin } from '../../core/events/bus.js';
 import type { ActionJobStore } from './action-jobs.js';
 import { entityRefs, stripHidden, validateParams, type FieldError } from './action-params.js';
 import type { ActionTargetsRepository } from './action-targets.repository.js';
-import { actionsOf, filtersMatch, hasFilters, type ActionDef } from './actions.js';
+import { actionsOf, filtersMatch, hasFilters, runnableActions, type ActionDef } from './actions.js';
 import { actorFor, currentInvocation, invocations } from './invocation.js';
 import { detached, failureText, ownerOf, runInSlot } from './jobs.js';
 import { abortReason } from './mah.js';
@@ -44,12 +44,7 @@ export class ActionRunner {
 
   /** Actions of loaded plugins for one entity kind, in plugin-name then registration order. */
   list(principal: Principal, entity: string, values: { contentType?: string; categoryId?: number; noteTypeId?: number } | null): ActionDef[] {
-    if (principal.role === 'guest' && !principal.superUser) return [];
-    const plugins = this.manager
-      .active()
-      .filter((p) => !isScoped(principal) || this.manager.openToScoped(p.name))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return plugins.flatMap((p) => actionsOf(p).filter((a) => a.entity === entity && (values === null || filtersMatch(a.filters, values))));
+    return runnableActions(this.manager, principal, entity).filter((a) => values === null || filtersMatch(a.filters, values));
   }
 
   private lookup(pluginName: string, actionId: string): { plugin: LoadedPlugin; action: ActionDef } {

@@ -2,6 +2,7 @@
 // init() makes it so a malformed action fails the enable instead of a later run; the descriptor
 // the listing shows; and which actions match an entity's filter values.
 import { LuaFunctionRef, luaText } from '../../core/lua/index.js';
+import { isScoped, type Principal } from '../auth/principal.js';
 import type { MahPlugin } from './mah.js';
 
 export const ACTION_ENTITIES = ['resource', 'note', 'group'] as const;
@@ -263,4 +264,24 @@ export function filtersMatch(f: ActionFilters, v: FilterValues): boolean {
 
 export function hasFilters(f: ActionFilters): boolean {
   return Boolean(f.content_types?.length || f.category_ids?.length || f.note_type_ids?.length);
+}
+
+/** The loaded plugins and their scoped-access flags, as the manager and the catalogue both give them. */
+export interface ActionSource {
+  active(): (MahPlugin & { name: string })[];
+  openToScoped(name: string): boolean;
+}
+
+/**
+ * The actions of one entity kind this principal may run (§17.3, §26.2): none for read-only
+ * roles, only opened plugins' for a group-limited principal; in plugin-name then registration
+ * order. The listing endpoint and the page buttons both start here.
+ */
+export function runnableActions(source: ActionSource, principal: Principal, entity: string): ActionDef[] {
+  if (principal.role === 'guest' && !principal.superUser) return [];
+  const plugins = source
+    .active()
+    .filter((p) => !isScoped(principal) || source.openToScoped(p.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return plugins.flatMap((p) => actionsOf(p).filter((a) => a.entity === entity));
 }

@@ -1,11 +1,15 @@
-// What plugins add to every page (library-plugins.md §20.2, §24): the Plugins menu and the
-// injection slots. Each renderer of a slot runs in registration order (plugins in enable order)
-// under its 5 s budget as the viewer; its string is inserted unescaped, anything else adds
-// nothing, and a failure is logged and skipped without touching the other renderers.
+// What plugins add to every page (library-plugins.md §17, §20.2, §24): the Plugins menu, action
+// buttons (action-buttons.tsx) and the injection slots. Each renderer of a slot runs in
+// registration order (plugins in enable order) under its 5 s budget as the viewer; its string
+// is inserted unescaped, anything else adds nothing, and a failure is logged and skipped
+// without touching the other renderers.
 import type { FastifyRequest } from 'fastify';
 import { can, isScoped } from '../auth/principal.js';
-import type { LayoutPlugins, PageSlots, PluginMenuItem } from '../ui/layout.js';
+import type { SafeHtml } from '../../core/html/jsx.js';
+import type { LayoutPlugins, PageSlots, PluginActionTarget, PluginMenuItem } from '../ui/layout.js';
+import { DetailActions, ListActions, placedActions } from './action-buttons.js';
 import type { PluginCatalogue } from './catalogue.js';
+import type { LoadedPlugin } from './manager.js';
 import { callRender, LuaError } from './render-call.js';
 import type { InjectionSlot } from './render-registry.js';
 
@@ -24,7 +28,7 @@ function slotsOf(path: string): { slots: InjectionSlot[]; entityKey?: string } {
 
 export class PluginInjections implements LayoutPlugins {
   constructor(
-    private readonly catalogue: PluginCatalogue,
+    private readonly catalogue: PluginCatalogue<LoadedPlugin>,
     private readonly log: (m: string) => void,
   ) {}
 
@@ -36,6 +40,13 @@ export class PluginInjections implements LayoutPlugins {
       for (const m of p.registry.menus) items.push({ label: m.label, href: `/plugins/${p.name}/${m.path}` });
     }
     return items;
+  }
+
+  actions(req: FastifyRequest, target: PluginActionTarget): SafeHtml | null {
+    if (target.id !== undefined) return DetailActions({ actions: placedActions(this.catalogue, req.principal, target, 'detail'), id: target.id });
+    // The bulk bar is rendered on resource and group lists only (§17.1).
+    const bulk = target.entity === 'note' ? [] : placedActions(this.catalogue, req.principal, target, 'bulk');
+    return ListActions({ card: placedActions(this.catalogue, req.principal, target, 'card'), bulk });
   }
 
   async slots(req: FastifyRequest): Promise<PageSlots> {

@@ -2,8 +2,10 @@
 // engine runs with plugins (descriptions, carrier templates, MRQL render=1). The engine expands
 // successful output again; markers are final. A viewer who may not reach the plugin gets the
 // same comment as a context without plugins, so a page does not reveal which plugins exist.
-import type { PluginShortcodeCall, PluginShortcodes } from '../templates/index.js';
+import type { Principal } from '../auth/principal.js';
+import type { PluginShortcodeCall, PluginShortcodes, ShortcodeDoc } from '../templates/index.js';
 import type { PluginCatalogue } from './catalogue.js';
+import type { ShortcodeEntry } from './render-registry.js';
 import { callRender, LuaError, luaTypeName, renderErrorText, settingsTable } from './render-call.js';
 
 const UNAVAILABLE = { html: '<!-- mr:plugin unavailable in this context -->', reprocess: false };
@@ -43,11 +45,48 @@ function metaTable(entity: Record<string, unknown>): unknown {
   return meta !== null && typeof meta === 'object' ? meta : {};
 }
 
+const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+const fieldOf = (o: unknown, key: string): unknown => (o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[key] : undefined);
+
+/** A plugin shortcode in the catalogue's shape; its documentation fields are the §10.8 ones. */
+function shortcodeDoc(plugin: string, s: ShortcodeEntry): ShortcodeDoc {
+  const full = `plugin:${plugin}:${s.name}`;
+  const attrs = s.attrs.flatMap((a) => {
+    const name = textOf(fieldOf(a, 'name'));
+    if (!name) return [];
+    const type = textOf(fieldOf(a, 'type'));
+    const dflt = textOf(fieldOf(a, 'default'));
+    const description = textOf(fieldOf(a, 'description'));
+    return [{ name, required: fieldOf(a, 'required') === true, ...(type ? { type } : {}), ...(dflt !== undefined ? { default: dflt } : {}), ...(description ? { description } : {}) }];
+  });
+  const examples = s.examples.flatMap((e) => {
+    const code = textOf(fieldOf(e, 'code'));
+    if (!code) return [];
+    const title = textOf(fieldOf(e, 'title'));
+    const notes = textOf(fieldOf(e, 'notes'));
+    return [{ code, ...(title ? { title } : {}), ...(notes ? { notes } : {}) }];
+  });
+  // A plugin shortcode may be used with or without a body (§25).
+  return { name: full, syntax: `[${full}]`, description: s.description, isBlock: 'optional', source: 'plugin', attrs, examples };
+}
+
 export class PluginShortcodeRenderer implements PluginShortcodes {
   constructor(
     private readonly catalogue: PluginCatalogue,
     private readonly log: (message: string) => void,
   ) {}
+
+  /**
+   * The shortcodes with a description (§25) of the loaded plugins this viewer may reach, in
+   * enable then registration order; a viewer kept out of a plugin does not learn it exists.
+   */
+  docs(principal?: Principal): ShortcodeDoc[] {
+    if (!this.catalogue.available) return [];
+    return this.catalogue
+      .active()
+      .filter((p) => this.catalogue.reachableBy(principal, p.name))
+      .flatMap((p) => [...p.registry.render.shortcodes.values()].filter((s) => s.description !== '').map((s) => shortcodeDoc(p.name, s)));
+  }
 
   async render(call: PluginShortcodeCall & { preview?: boolean }): Promise<{ html: string; reprocess: boolean }> {
     if (!this.catalogue.available || !this.catalogue.reachableBy(call.principal, call.plugin)) return UNAVAILABLE;

@@ -268,6 +268,7 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
         mainEntityType: 'resource',
         errorMessage: firstOf(queryOf(req).error) || undefined,
         _layout: {
+          pluginTarget: { entity: 'resource', id: resource.ID, contentType: resource.ContentType ?? undefined, categoryId: resource.resourceCategoryId ?? undefined },
           sidebar: (
             <div>
               {slots.custom_sidebar}

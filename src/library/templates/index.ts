@@ -12,8 +12,9 @@ import { renderResult } from './mrql.js';
 import { newRenderState } from './render.js';
 import { CARRIER_SLOTS, type Slot, type TemplateRepository } from './repository.js';
 import { renderText, type PluginShortcodeCall, type PluginShortcodes, type RenderState } from './state.js';
+import { BUILTIN_SHORTCODES, type ShortcodeDoc } from './docs.js';
 
-export type { EntityContext, PluginShortcodeCall, PluginShortcodes, RenderState, Slot };
+export type { EntityContext, ShortcodeDoc, PluginShortcodeCall, PluginShortcodes, RenderState, Slot };
 
 export class Shortcodes {
   constructor(
@@ -23,6 +24,11 @@ export class Shortcodes {
     /** The plugin host's shortcode renderer (absent in tools that run without plugins). */
     private readonly plugins?: PluginShortcodes,
   ) {}
+
+  /** The catalogue of GET /v1/shortcodes/docs: built-ins, then the reachable plugins' shortcodes. */
+  docs(principal?: Principal): ShortcodeDoc[] {
+    return [...BUILTIN_SHORTCODES, ...(this.plugins?.docs(principal) ?? [])];
+  }
 
   /** A render state for an API response or a preview: [lazy] and [details] render inline. */
   state(principal?: Principal, stats?: Stats, strict = false): RenderState {

@@ -8,6 +8,7 @@ import type { Stats } from '../mrql/types.js';
 import { Lookups, type EntityContext } from './context.js';
 import type { Sealer } from './deferred.js';
 import { parseShortcodes, type Node } from './parse.js';
+import type { ShortcodeDoc } from './docs.js';
 
 export const MAX_DEPTH = 10;
 
@@ -58,6 +59,8 @@ export interface PluginShortcodeCall {
 /** Renders plugin shortcodes; `reprocess` is false for markers, which are never expanded again. */
 export interface PluginShortcodes {
   render(call: PluginShortcodeCall): Promise<{ html: string; reprocess: boolean }>;
+  /** The documented shortcodes of the plugins this viewer may reach (companion §5.7). */
+  docs(principal?: Principal): ShortcodeDoc[];
 }
 
 export interface EachFrame {

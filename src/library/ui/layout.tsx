@@ -122,6 +122,19 @@ export interface PluginMenuItem {
 export interface LayoutPlugins {
   menu(req: FastifyRequest): PluginMenuItem[] | null;
   slots(req: FastifyRequest): Promise<PageSlots>;
+  /** Plugin action buttons for a detail page's entity (with `id`) or a list page's cards and selection. */
+  actions(req: FastifyRequest, target: PluginActionTarget): SafeHtml | null;
+}
+
+/** What plugin actions are offered for (library-plugins.md §17.3): the entity a page shows. */
+export interface PluginActionTarget {
+  entity: 'resource' | 'note' | 'group';
+  /** The shown entity on a detail page; absent on list pages. */
+  id?: number;
+  contentType?: string;
+  /** Resource category of a resource, category of a group. */
+  categoryId?: number;
+  noteTypeId?: number;
 }
 
 /** Injected HTML by slot name (head, page_top, sidebar_top, resource_detail_before …). */
@@ -144,6 +157,8 @@ export interface LayoutExtras {
   /** Primary actions shown next to the heading. */
   actions?: SafeHtml;
   breadcrumb?: SafeHtml;
+  /** A detail page's entity, for the plugin actions placed on it. */
+  pluginTarget?: PluginActionTarget;
 }
 
 function PluginsMenu(props: { items: PluginMenuItem[] | null }) {
@@ -165,7 +180,7 @@ type LayoutContext = PageContext & { _layout?: LayoutExtras; errorMessage?: stri
 /** The layout with the plugin host's menu and slots; `prepare` renders the slots first. */
 export function createLayout(plugins: LayoutPlugins): Layout {
   const prepared = new WeakMap<FastifyRequest, PageSlots>();
-  const pageLayout: Layout = (ctx, body, req) => renderLayout(ctx as LayoutContext, body, req, plugins.menu(req), prepared.get(req) ?? NO_SLOTS);
+  const pageLayout: Layout = (ctx, body, req) => renderLayout(ctx as LayoutContext, body, req, plugins, prepared.get(req) ?? NO_SLOTS);
   pageLayout.common = pageCommon;
   pageLayout.prepare = async (req) => {
     prepared.set(req, await plugins.slots(req));
@@ -182,10 +197,13 @@ function Injected(props: { html: string | undefined }): SafeHtml | null {
   return props.html ? raw(props.html) : null;
 }
 
-function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, pluginMenu: PluginMenuItem[] | null, slots: PageSlots): SafeHtml {
+function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, plugins: LayoutPlugins | null, slots: PageSlots): SafeHtml {
   const extras = ctx._layout ?? {};
   const page = pageSlotPrefix(req);
   const detail = page.detail;
+  const pluginMenu = plugins?.menu(req) ?? null;
+  const detailActions = plugins && extras.pluginTarget ? plugins.actions(req, extras.pluginTarget) : null;
+  const listActions = plugins && page.list && !ctx.errorMessage ? plugins.actions(req, { entity: page.list as PluginActionTarget['entity'] }) : null;
   const principal: Principal | null = req.principal ?? null;
   const signedOut = !principal || principal.anonymous === true;
   const showAccount = authEnabledFor(req) && !signedOut;
@@ -258,7 +276,10 @@ function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, p
         <section class="title-area" aria-labelledby="page-title">
           {extras.breadcrumb}
           <h1 id="page-title">{ctx.pageTitle}</h1>
-          <div class="actions">{trim(extras.actions)}</div>
+          <div class="actions">
+            {trim(extras.actions)}
+            {detailActions}
+          </div>
         </section>
         <div class="page">
           {extras.sidebar ? (
@@ -281,6 +302,7 @@ function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, p
           <main id="main-content">
             {ctx.errorMessage ? <ErrorBanner message={ctx.errorMessage} req={req} /> : req.flash ? <Flash message={req.flash} /> : null}
             <Injected html={detail ? slots[`${detail}_detail_before`] : page.list ? slots[`${page.list}_list_before`] : undefined} />
+            {listActions}
             {trim(body)}
             <Injected html={detail ? slots[`${detail}_detail_after`] : page.list ? slots[`${page.list}_list_after`] : undefined} />
           </main>

@@ -1,5 +1,7 @@
 // library-plugins.md §32.17 access control under -auth: T-126, T-127, T-128 (endpoints),
-// T-130 (role rule of mah.db.create_category) and T-131 (the principal table).
+// T-130 (role rule of mah.db.create_category), T-131 (the principal table), and T-132 widened to
+// every render surface: block and display renders, shortcodes (and their catalogue) and
+// injections seen by a group-limited viewer follow the plugin's scopedAccess flag.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, asBearer, asSession, login, makeAccount, makeGroup, type Account, type Session } from '../../helpers/accounts.js';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 import { writePlugins } from '../../helpers/plugins.js';
+import { RENDER_FIXTURE } from './render-fixture.js';
 
 let lib: TestLibrary;
 let admin: Session;
@@ -32,6 +35,9 @@ function init()
     ctx.json({ ok = c ~= nil, err = e })
   end)
 end`,
+    'render-fixture': RENDER_FIXTURE,
+    'inject-fixture': `plugin = { name = "inject-fixture", api_version = 1, capabilities = { "inject" } }
+function init() mah.inject("page_bottom", function() return '<i id="inj-mark"></i>' end) end`,
   });
   lib = await startTestLibrary(['-auth', '-create-admin-user', ADMIN.username, '-create-admin-password', ADMIN.password, '-plugin-path', dir]);
   admin = await login(lib, ADMIN.username, ADMIN.password);
@@ -40,7 +46,7 @@ end`,
   user1 = await makeAccount(lib, admin, { role: 'user' });
   scoped = await makeAccount(lib, admin, { role: 'user', scopeGroupId: scopeGroup, username: 'scoped' });
   guest = await makeAccount(lib, admin, { role: 'guest', scopeGroupId: scopeGroup });
-  for (const name of ['echo-api', 'scope-fixture']) {
+  for (const name of ['echo-api', 'scope-fixture', 'render-fixture', 'inject-fixture']) {
     const r = await lib.form('/v1/plugin/enable', [['name', name]], { accept: 'application/json', ...asSession(admin) });
     expect(r.status).toBe(200);
   }
@@ -100,5 +106,36 @@ describe('access control', () => {
     const a = (await lib.json<Record<string, unknown>>('GET', '/v1/plugins/scope-fixture/who', undefined, asSession(admin))).body;
     expect(a.isAdmin).toBe(true);
     expect(a.scopeGroupId).toBeUndefined();
+  });
+});
+
+describe('render surfaces for group-limited viewers', () => {
+  it('T-132 block and display renders, shortcodes and injections follow scopedAccess', async () => {
+    const cat = await lib.json<{ ID: number }>('POST', '/v1/category', { Name: 'scoped header', CustomHeader: '[plugin:render-fixture:hello who="Ann"]' }, asSession(admin));
+    const group = await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'in scope', OwnerId: scopeGroup, CategoryId: cat.body.ID }, asSession(admin));
+    const note = await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'scoped note', OwnerId: scopeGroup }, asSession(admin));
+    const block = await lib.json<{ id: number }>('POST', '/v1/note/block', { noteId: note.body.ID, type: 'plugin:render-fixture:tally' }, asSession(admin));
+    expect(block.status).toBeLessThan(300);
+    const seen = async (who: Record<string, string>) => {
+      const page = await (await lib.fetch(`/group?id=${group.body.ID}`, { headers: who })).text();
+      return {
+        block: (await lib.fetch(`/v1/plugins/render-fixture/block/render?blockId=${block.body.id}&mode=view`, { headers: who })).status,
+        display: (await lib.json('POST', '/v1/plugins/render-fixture/display/render', { type: 'swatch', value: { hex: '#fff' } }, who)).status,
+        shortcode: page.includes('<b>Hi Ann</b>') ? 'rendered' : page.includes('<!-- mr:plugin unavailable in this context -->') ? 'unavailable' : 'missing',
+        injected: page.includes('<i id="inj-mark"></i>'),
+        documented: (await lib.json<{ name: string }[]>('GET', '/v1/shortcodes/docs', undefined, who)).body.some((d) => d.name === 'plugin:render-fixture:hello'),
+      };
+    };
+    const open = { block: 200, display: 200, shortcode: 'rendered', injected: true, documented: true };
+    expect(await seen(as(scoped))).toEqual({ block: 403, display: 403, shortcode: 'unavailable', injected: false, documented: false });
+    expect(await seen(as(user1))).toEqual(open);
+    const flag = (name: string, allowed: string) => lib.json('POST', '/v1/plugin/scopedAccess', { name, allowed }, asSession(admin));
+    for (const name of ['render-fixture', 'inject-fixture']) expect((await flag(name, 'yes')).status).toBe(200);
+    try {
+      expect(await seen(as(scoped))).toEqual(open);
+    } finally {
+      for (const name of ['render-fixture', 'inject-fixture']) await flag(name, 'no');
+    }
+    expect((await seen(as(scoped))).block).toBe(403);
   });
 });

@@ -324,6 +324,47 @@ describe('async runs and jobs', () => {
   });
 });
 
+describe('action buttons on pages', () => {
+  const page = async (path: string) => {
+    const r = await lib.fetch(path);
+    expect(r.status).toBe(200);
+    return r.text();
+  };
+  const buttons = (html: string) => [...html.matchAll(/data-plugin-action="([^"]+)"/g)].map((m) => m[1]);
+
+  it('detail pages offer the detail actions whose filters match the entity, with a form for parameters', async () => {
+    const p = await uploadResource(lib, 'button.png', await png(12, 12, 9));
+    const t = await uploadResource(lib, 'button.txt');
+    const onPng = await page(`/resource?id=${p.ID}`);
+    expect(buttons(onPng)).toEqual(['greet', 'picky', 'modes', 'later', 'fail-then-return', 'png-only', 'pick']);
+    expect(onPng).toContain(`data-entity-ids="${p.ID}"`);
+    expect(onPng).toContain('<script defer src="/public/plugin-actions.js"></script>');
+    // Parameters are asked in a dialog: defaults filled in, select options, show_when carried along.
+    expect(onPng).toMatch(/<dialog[^>]*id="plugin-action-detail-act-fixture-greet"/);
+    expect(onPng).toMatch(/<input id="[^"]*" type="text" name="greeting" value="Hello" required/);
+    expect(onPng).toContain('data-show-when="{&#34;mode&#34;:&#34;later&#34;}"');
+    // entity_ref parameters pick with the search picker; nobody types an id.
+    expect(onPng).toMatch(/data-param="others"[^>]*>\s*<div class="field picker" x-data="picker\(\{&#34;name&#34;:&#34;others&#34;,&#34;source&#34;:&#34;\/v1\/resources&#34;,&#34;multiple&#34;:true/);
+    expect(onPng).toContain('data-ref-entity="resource" data-ref-default="trigger"');
+    expect(buttons(await page(`/resource?id=${t.ID}`))).not.toContain('png-only');
+    const note = await lib.json<{ ID: number }>('POST', '/v1/note', { Name: 'button note' });
+    expect(buttons(await page(`/note?id=${note.body.ID}`))).toEqual(['veto', 'crash']);
+    const group = await lib.json<{ ID: number }>('POST', '/v1/group', { Name: 'button group' });
+    expect(buttons(await page(`/group?id=${group.body.ID}`))).toEqual(['mixedcase']);
+  });
+
+  it('list pages offer card actions on every card and bulk actions over the selection', async () => {
+    const resources = await page('/resources');
+    const card = /<template id="plugin-card-actions">([\s\S]*?)<\/template>/.exec(resources)?.[1] ?? '';
+    expect(buttons(card)).toEqual(['greet', 'picky']);
+    const bulk = /data-testid="plugin-bulk-actions"[^>]*>([\s\S]*?)<\/div>/.exec(resources)?.[1] ?? '';
+    expect(buttons(bulk)).toEqual(['picky']);
+    expect(buttons(await page('/groups'))).toEqual(['small-batch']);
+    // Notes have no bulk bar for plugins, and these note actions are detail-only.
+    expect(await page('/notes')).not.toContain('plugin-list-actions');
+  });
+});
+
 describe('registration', () => {
   it.each(Object.entries(BAD))('T-085 %s fails the enable', async (name, [, text]) => {
     const r = await lib.enable(name);

@@ -36,6 +36,26 @@ function init()
   end)
   mah.api("POST", "post", function(ctx) ctx.json(summary(mah.http.post_sync(ctx.query.u, "payload", { headers = { ["User-Agent"] = "custom/2" } }))) end)
 end`,
+  // T-097: the same slow request from a sync action (5 s budget) and from a mah.start_job function
+  // (5 min budget). Two plugins, so the two calls do not wait on one VM lock.
+  'net-budget': `plugin = { name = "net-budget", api_version = 1, capabilities = { "http", "actions" }, network = { "127.0.0.1" }, allow_private_hosts = true }
+function init()
+  mah.action({ id = "slow", label = "Slow", entity = "resource", params = { { name = "u", type = "text", label = "URL" } },
+    handler = function(ctx)
+      local r = mah.http.get_sync(ctx.params.u, { timeout = 10 })
+      return { success = true, message = r.error and "gave up" or "ok" }
+    end })
+end`,
+  'net-job': `plugin = { name = "net-job", api_version = 1, capabilities = { "http", "jobs", "api" }, network = { "127.0.0.1" }, allow_private_hosts = true }
+function init()
+  mah.api("POST", "go", function(ctx)
+    local u = ctx.query.u
+    ctx.json({ id = mah.start_job("Slow fetch", function(job_id)
+      local r = mah.http.get_sync(u, { timeout = 15 })
+      mah.job_complete(job_id, { status_code = r.status_code, error = r.error })
+    end) })
+  end)
+end`,
   'net-legacy': `plugin = { name = "net-legacy", version = "1.0" }
 ${summary}
 function init() mah.api("GET", "fetch", function(ctx) ctx.json(summary(mah.http.get_sync(ctx.query.u))) end) end`,
@@ -60,6 +80,10 @@ beforeAll(async () => {
     res.end('hi');
   });
   seen('/ua', (req, res) => res.end(req.headers['user-agent'] ?? ''));
+  // Longer than a sync entry point's 5 s budget, well inside a job's.
+  seen('/slow', (_req, res) => {
+    setTimeout(() => res.end('slow'), 6000);
+  });
   seen('/big', (_req, res) => res.end(Buffer.alloc(6_291_456, 'x')));
   seen('/away', (_req, res) => res.writeHead(302, { location: 'http://elsewhere.example/' }).end());
   lib = await startWithPlugins(plugins);
@@ -137,4 +161,19 @@ describe('mah.http', () => {
     expect(String(r.async_err)).toContain('mah.http.get cannot run inside mah.db.transaction');
     expect(hits).toEqual([]);
   });
+
+  it('T-097 synchronous requests respect the caller\'s budget', async () => {
+    const u = `${server.url}/slow`;
+    // Both start together: the action gives up inside its budget while the job waits for the answer.
+    const job = await lib.json<{ id: string }>('POST', `/v1/plugins/net-job/go?u=${encodeURIComponent(u)}`);
+    expect(job.status).toBe(200);
+    const action = await lib.json('POST', '/v1/jobs/action/run', { plugin: 'net-budget', action: 'slow', entity_ids: [1], params: { u } });
+    expect(action).toMatchObject({ status: 200, body: { success: true, message: 'gave up' } });
+    let settled: Record<string, unknown> = {};
+    for (let i = 0; i < 300 && settled.status !== 'completed' && settled.status !== 'failed'; i++) {
+      settled = (await lib.json<Record<string, unknown>>('GET', `/v1/jobs/action/job?id=${job.body.id}`)).body;
+      if (settled.status !== 'completed') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(settled).toMatchObject({ status: 'completed', result: { status_code: 200 } });
+  }, 30_000);
 });

@@ -85,8 +85,15 @@ describe('job surfaces under -auth', () => {
   it('T-129 scoped principals need the plugin opened and their own subtree', async () => {
     const listed = (await lib.json<Json[]>('GET', '/v1/plugin/actions?entity=resource', undefined, as(scoped))).body;
     expect(listed.some((a) => a.plugin_name === 'act-fixture')).toBe(false);
+    // The pages follow the listing: no buttons of a closed plugin for the scoped viewer.
+    const groupsPage = async (who: Record<string, string>) => (await lib.fetch('/groups', { headers: who })).text();
+    expect(await groupsPage(as(scoped))).not.toContain('data-plugin="act-fixture"');
+    expect(await groupsPage(as(user1))).toContain('data-plugin-action="small-batch"');
     expect(await run({ plugin: 'act-fixture', action: 'greet', entity_ids: [1] }, as(scoped))).toMatchObject({ status: 403, body: { error: 'this plugin is not available to group-limited accounts' } });
     await lib.json('POST', '/v1/plugin/scopedAccess', { name: 'act-fixture', allowed: 'yes' }, asSession(admin));
+    expect(await groupsPage(as(scoped))).toContain('data-plugin-action="small-batch"');
+    // Guests may not run actions, so they are never offered one.
+    expect(await groupsPage(as(guest))).not.toContain('data-plugin-action');
     expect((await lib.json<Json[]>('GET', '/v1/plugin/actions?entity=group', undefined, as(scoped))).body.map((a) => a.id)).toEqual(['small-batch']);
     expect(await run({ plugin: 'act-fixture', action: 'small-batch', entity_ids: [g1] }, as(scoped))).toMatchObject({ status: 200, body: { success: true } });
     expect(await run({ plugin: 'act-fixture', action: 'small-batch', entity_ids: [g1, h] }, as(scoped))).toMatchObject({ status: 403, body: { error: 'one or more target entities are outside your scope' } });

@@ -14,6 +14,10 @@ function init()
       .. tostring(ctx.entity and ctx.entity.ShareToken) .. ":" .. type(ctx.entity and ctx.entity.Meta)) .. "</i>"
   end })
   mah.shortcode({ name = "nest", label = "Nest", render = function(ctx) return "[plugin:render-fixture:hello who=\\"inner\\"]" end })
+  mah.shortcode({ name = "card", label = "Card", description = "A <card>",
+    attrs = { { name = "size", type = "number", required = true, default = 3, description = "How big" }, { name = "tone" } },
+    examples = { { title = "Small", code = '[plugin:probe:card size="1"]', notes = "tiny" } },
+    render = function() return "card" end })
   mah.shortcode({ name = "boom", label = "Boom", render = function(ctx) error("shortcode exploded") end })
   mah.shortcode({ name = "spin", label = "Spin", render = function(ctx) while true do end end })
 end`,
@@ -42,7 +46,7 @@ const page = async (path: string) => (await lib.fetch(path)).text();
 
 beforeAll(async () => {
   lib = await startWithPlugins(plugins);
-  for (const n of ['render-fixture', 'probe']) expect((await lib.enable(n)).status).toBe(200);
+  for (const n of ['render-fixture', 'probe']) expect((await lib.enable(n)).status, lib.logs.join('\n')).toBe(200);
 }, 120_000);
 afterAll(async () => lib?.close());
 
@@ -84,11 +88,34 @@ describe('plugin shortcodes', () => {
     expect((await lib.enable('no-render')).status).toBe(400);
   });
 
+  it('GET /v1/shortcodes/docs lists the built-ins, then the documented plugin shortcodes', async () => {
+    const r = await lib.json<Record<string, unknown>[]>('GET', '/v1/shortcodes/docs');
+    expect(r.status).toBe(200);
+    const names = r.body.map((d) => d.name);
+    for (const b of ['meta', 'property', 'mrql', 'conditional', 'link', 'each', 'item', 'partial', 'lazy', 'details', 'reload']) expect(names).toContain(b);
+    expect(r.body.find((d) => d.name === 'mrql')).toMatchObject({ source: 'builtin', isBlock: 'optional', attrs: expect.arrayContaining([expect.objectContaining({ name: 'param-*', wildcard: true })]) });
+    expect(r.body.find((d) => d.name === 'each')).toMatchObject({ isBlock: 'required' });
+    expect(r.body.find((d) => d.name === 'plugin:render-fixture:hello')).toEqual({
+      name: 'plugin:render-fixture:hello', syntax: '[plugin:render-fixture:hello]', description: 'Greets someone', isBlock: 'optional', source: 'plugin', attrs: [], examples: [],
+    });
+    expect(r.body.find((d) => d.name === 'plugin:probe:card')).toMatchObject({
+      description: 'A <card>',
+      attrs: [{ name: 'size', type: 'number', required: true, default: '3', description: 'How big' }, { name: 'tone', required: false }],
+      examples: [{ title: 'Small', code: '[plugin:probe:card size="1"]', notes: 'tiny' }],
+    });
+    // Shortcodes without a description are not documented (§25).
+    expect(names).not.toContain('plugin:render-fixture:num');
+    expect(names).not.toContain('plugin:probe:ctx');
+    expect(names.indexOf('reload')).toBeLessThan(names.indexOf('plugin:render-fixture:hello'));
+  });
+
   it('T-125 a disabled plugin renders the "not found" marker', async () => {
     const g = await groupWithHeader('[plugin:render-fixture:hello]');
     expect((await lib.disable('render-fixture')).status).toBe(200);
     try {
       expect(await page(`/group?id=${g}`)).toMatch(/title="[^"]*not found[^"]*">⚠ plugin:render-fixture:hello</);
+      const docs = await lib.json<{ name: string }[]>('GET', '/v1/shortcodes/docs');
+      expect(docs.body.map((d) => d.name)).not.toContain('plugin:render-fixture:hello');
     } finally {
       expect((await lib.enable('render-fixture')).status).toBe(200);
     }
