@@ -5,7 +5,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
 import type { Visibility } from '../auth/visibility.js';
-import { measured } from '../auth/visibility.repository.js';
+import { groupByGroup, measured } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
 import { type CommonListInput, type SortSpec } from './list.js';
@@ -74,6 +74,9 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
   /** Whether visibleWhere shapes its condition by a measured subtree (list pages measure it first). */
   protected readonly plansSubtree: boolean = false;
 
+  /** The column naming the owning group of a row (confined by owner), for group-by-group pages. */
+  protected readonly ownerColumn: string | null = null;
+
   /** The rows `seen` may see, as a condition (null: all). Confined tables override it. */
   protected visibleWhere(..._seen: S | Seen): RawBuilder<SqlBool> | null {
     return null;
@@ -119,7 +122,23 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
     const terms = sortTerms(this.dialect, this.table, input.SortBy, this.sort);
     const [vis] = seen as Seen;
     const planned = (vis && this.plansSubtree ? [await measured(this.db, vis, narrows(input))] : seen) as S;
+    const groups = planned[0] && this.ownerColumn ? groupByGroup(planned[0], this.dialect) : null;
+    if (groups && this.ownerColumn) return this.pageByGroup(groups, this.ownerColumn, input, terms, limit, offset);
     const rows = await applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset).execute();
+    return rows as unknown as NamedRow<T>[];
+  }
+
+  /**
+   * A page of a small subtree: each group's first `offset + limit` rows in list order (through
+   * the owner index), then the page of their union in the same order. The sort ends in the id,
+   * so the order is total and the page holds the same rows as the confined list's.
+   */
+  private async pageByGroup(groups: RawBuilder<{ id: number }>, owner: string, input: I, terms: RawBuilder<unknown>[], limit: number, offset: number): Promise<NamedRow<T>[]> {
+    const firstRows = applySort(this.filtered(input).where(sql<SqlBool>`${sql.ref(owner)} = scope_group.id`).selectAll(this.t), terms)
+      .limit(limit + offset)
+      .as(this.t);
+    const union = this.db.selectFrom(groups.as('scope_group')).innerJoinLateral(firstRows, (join) => join.onTrue()).selectAll(this.t);
+    const rows = await applySort(union as unknown as NamedQuery, terms).limit(limit).offset(offset).execute();
     return rows as unknown as NamedRow<T>[];
   }
 
