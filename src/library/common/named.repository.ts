@@ -66,6 +66,18 @@ function narrows(input: object): boolean {
   );
 }
 
+/**
+ * A page of a small subtree, group by group: each group's first `offset + limit` rows in list
+ * order (`rows` correlated with `scope_group.id`, through the owner index), then the page of
+ * their union in the same order. The sort ends in the id, so the order is total and the page
+ * holds the same rows as the confined list's.
+ */
+function byGroup(groups: SelectQueryBuilder<Database, never, object>, rows: NamedQuery, table: Stand, terms: RawBuilder<unknown>[], limit: number, offset: number) {
+  const firstRows = applySort(rows.selectAll(table), terms).limit(limit + offset).as(table);
+  const union = groups.innerJoinLateral(firstRows, (join) => join.onTrue()).selectAll(table);
+  return applySort(union as unknown as NamedQuery, terms).limit(limit).offset(offset);
+}
+
 export abstract class NamedRepository<T extends NamedTable, I extends CommonListInput = CommonListInput, S extends Seen = []> extends Repository<Database> {
   protected abstract readonly table: T;
   /** What SortBy may name on this table's list. */
@@ -123,22 +135,10 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
     const [vis] = seen as Seen;
     const planned = (vis && this.plansSubtree ? [await measured(this.db, vis, narrows(input))] : seen) as S;
     const groups = planned[0] && this.ownerColumn ? groupByGroup(planned[0], this.dialect) : null;
-    if (groups && this.ownerColumn) return this.pageByGroup(groups, this.ownerColumn, input, terms, limit, offset);
-    const rows = await applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset).execute();
-    return rows as unknown as NamedRow<T>[];
-  }
-
-  /**
-   * A page of a small subtree: each group's first `offset + limit` rows in list order (through
-   * the owner index), then the page of their union in the same order. The sort ends in the id,
-   * so the order is total and the page holds the same rows as the confined list's.
-   */
-  private async pageByGroup(groups: RawBuilder<{ id: number }>, owner: string, input: I, terms: RawBuilder<unknown>[], limit: number, offset: number): Promise<NamedRow<T>[]> {
-    const firstRows = applySort(this.filtered(input).where(sql<SqlBool>`${sql.ref(owner)} = scope_group.id`).selectAll(this.t), terms)
-      .limit(limit + offset)
-      .as(this.t);
-    const union = this.db.selectFrom(groups.as('scope_group')).innerJoinLateral(firstRows, (join) => join.onTrue()).selectAll(this.t);
-    const rows = await applySort(union as unknown as NamedQuery, terms).limit(limit).offset(offset).execute();
+    const rows = await (groups && this.ownerColumn
+      ? byGroup(this.db.selectFrom(groups.as('scope_group')), this.filtered(input).where(sql<SqlBool>`${sql.ref(this.ownerColumn)} = scope_group.id`), this.t, terms, limit, offset)
+      : applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset)
+    ).execute();
     return rows as unknown as NamedRow<T>[];
   }
 
