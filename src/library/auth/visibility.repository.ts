@@ -47,8 +47,13 @@ const SET = '\u0000set\u0000';
  * tell how many groups the recursive walk returns, walks the whole list order probing each row.
  */
 export function groupByGroup(vis: Visibility, dialect: Dialect): RawBuilder<{ id: number }> | null {
-  if (vis.kind !== 'subtree' || vis.rootId === null || !vis.plan || vis.plan.large || !dialect.planner.lateralSmallSubtree) return null;
+  if (!smallSubtree(vis) || vis.kind !== 'subtree' || vis.rootId === null || !dialect.planner.lateralSmallSubtree) return null;
   return sql<{ id: number }>`${subtree(vis.rootId)}`;
+}
+
+/** Whether `vis` is a subtree a list page measured as small (a small share of the groups). */
+export function smallSubtree(vis: Visibility): boolean {
+  return vis.kind === 'subtree' && vis.rootId !== null && vis.plan !== undefined && !vis.plan.large;
 }
 
 /** A subtree holding at least a tenth of all groups counts as large. */

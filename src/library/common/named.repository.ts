@@ -5,7 +5,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
 import type { Visibility } from '../auth/visibility.js';
-import { groupByGroup, measured } from '../auth/visibility.repository.js';
+import { groupByGroup, measured, smallSubtree } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
 import { type CommonListInput, type SortSpec } from './list.js';
@@ -67,14 +67,14 @@ function narrows(input: object): boolean {
 }
 
 /**
- * A page of a small subtree, group by group: each group's first `offset + limit` rows in list
- * order (`rows` correlated with `scope_group.id`, through the owner index), then the page of
- * their union in the same order. The sort ends in the id, so the order is total and the page
- * holds the same rows as the confined list's.
+ * The ids of a page of a small subtree, group by group: each group's first `offset + limit` rows
+ * in list order (`rows` correlated with `scope_group.id`, through the owner index), then the
+ * page of their union in the same order. The sort ends in the id, so the order is total and the
+ * page holds the same rows as the confined list's.
  */
 function byGroup(groups: SelectQueryBuilder<Database, never, object>, rows: NamedQuery, table: Stand, terms: RawBuilder<unknown>[], limit: number, offset: number) {
   const firstRows = applySort(rows.selectAll(table), terms).limit(limit + offset).as(table);
-  const union = groups.innerJoinLateral(firstRows, (join) => join.onTrue()).selectAll(table);
+  const union = groups.innerJoinLateral(firstRows, (join) => join.onTrue()).select(sql.ref<number>(`${table}.id`).as('id'));
   return applySort(union as unknown as NamedQuery, terms).limit(limit).offset(offset);
 }
 
@@ -134,9 +134,18 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
     const terms = sortTerms(this.dialect, this.table, input.SortBy, this.sort);
     const [vis] = seen as Seen;
     const planned = (vis && this.plansSubtree ? [await measured(this.db, vis, narrows(input))] : seen) as S;
+    const id = sql.ref<number>(`${this.t}.id`);
     const groups = planned[0] && this.ownerColumn ? groupByGroup(planned[0], this.dialect) : null;
-    const rows = await (groups && this.ownerColumn
-      ? byGroup(this.db.selectFrom(groups.as('scope_group')), this.filtered(input).where(sql<SqlBool>`${sql.ref(this.ownerColumn)} = scope_group.id`), this.t, terms, limit, offset)
+    let pageIds: NamedQuery | null = null;
+    if (groups && this.ownerColumn) {
+      pageIds = byGroup(this.db.selectFrom(groups.as('scope_group')), this.filtered(input).where(sql<SqlBool>`${sql.ref(this.ownerColumn)} = scope_group.id`), this.t, terms, limit, offset);
+    } else if (planned[0] && this.ownerColumn && smallSubtree(planned[0])) {
+      pageIds = applySort(this.seenBy(this.filtered(input), planned).select(id.as('id')), terms).limit(limit).offset(offset) as unknown as NamedQuery;
+    }
+    // A small subtree's rows are collected and sorted: sort their ids and sort keys (read from
+    // the owner indexes), then read only the page's rows.
+    const rows = await (pageIds
+      ? applySort(this.db.selectFrom(this.t).selectAll(this.t).where(sql<SqlBool>`${id} IN ${pageIds}`), terms)
       : applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset)
     ).execute();
     return rows as unknown as NamedRow<T>[];

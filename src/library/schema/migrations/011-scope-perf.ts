@@ -31,11 +31,23 @@ async function sqliteOwnerNames(db: AnyDb): Promise<void> {
   }
 }
 
+/**
+ * PostgreSQL: a small subtree's page reads each group's first rows in list order from
+ * (owner_id, created_at, id) alone (an index-only scan; SQLite's index ends in the rowid
+ * already). It replaces (owner_id, created_at), its prefix.
+ */
+async function postgresOwnerListOrder(db: AnyDb): Promise<void> {
+  for (const table of ['resources', 'notes']) {
+    await sql.raw(`DROP INDEX idx_${table}_owner_created`).execute(db);
+    await sql.raw(`CREATE INDEX idx_${table}_owner_created_id ON ${table} (owner_id, created_at, id)`).execute(db);
+  }
+}
+
 export function scopePerfMigration(d: Dialect): Migration {
   return {
     async up(db: AnyDb) {
       await ownerInListOrder(db);
-      await d.byEngine({ sqlite: sqliteOwnerNames, postgres: async () => undefined })(db);
+      await d.byEngine({ sqlite: sqliteOwnerNames, postgres: postgresOwnerListOrder })(db);
     },
   };
 }
