@@ -160,6 +160,68 @@ OFFSET
   $3;
 -- params: [3,50,0]
 
+-- NoteRepository.page (small subtree: group by group on PostgreSQL)
+SELECT
+  "notes".*
+FROM
+  "notes"
+WHERE
+  "notes"."id" IN (
+    SELECT
+      "notes"."id" AS "id"
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) AS "scope_group"
+      INNER JOIN LATERAL (
+        SELECT
+          "notes".*
+        FROM
+          "notes"
+        WHERE
+          "notes"."name" ILIKE CAST($2 AS text) ESCAPE '\'
+          AND "notes"."owner_id" = scope_group.id
+        ORDER BY
+          "notes"."created_at" DESC,
+          "notes"."id" DESC
+        LIMIT
+          $3
+      ) AS "notes" ON TRUE
+    ORDER BY
+      "notes"."created_at" DESC,
+      "notes"."id" DESC
+    LIMIT
+      $4
+    OFFSET
+      $5
+  )
+ORDER BY
+  "notes"."created_at" DESC,
+  "notes"."id" DESC;
+-- params: [3,"%hol%",150,50,100]
+
 -- NoteRepository.page (every filter)
 SELECT
   (

@@ -158,6 +158,57 @@ OFFSET
   ?;
 -- params: [3,50,0]
 
+-- NoteRepository.page (small subtree: group by group on PostgreSQL)
+SELECT
+  "notes".*
+FROM
+  "notes"
+WHERE
+  "notes"."id" IN (
+    SELECT
+      "notes"."id" AS "id"
+    FROM
+      "notes"
+    WHERE
+      lower("notes"."name") LIKE lower(?) ESCAPE '\'
+      AND notes.owner_id IN (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      )
+    ORDER BY
+      "notes"."created_at" DESC,
+      "notes"."id" DESC
+    LIMIT
+      ?
+    OFFSET
+      ?
+  )
+ORDER BY
+  "notes"."created_at" DESC,
+  "notes"."id" DESC;
+-- params: ["%hol%",3,50,100]
+
 -- NoteRepository.page (every filter)
 SELECT
   (

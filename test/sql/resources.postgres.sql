@@ -160,6 +160,68 @@ OFFSET
   $3;
 -- params: [3,50,0]
 
+-- ResourceRepository.page (small subtree: group by group on PostgreSQL)
+SELECT
+  "resources".*
+FROM
+  "resources"
+WHERE
+  "resources"."id" IN (
+    SELECT
+      "resources"."id" AS "id"
+    FROM
+      (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = $1
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      ) AS "scope_group"
+      INNER JOIN LATERAL (
+        SELECT
+          "resources".*
+        FROM
+          "resources"
+        WHERE
+          "resources"."name" ILIKE CAST($2 AS text) ESCAPE '\'
+          AND "resources"."owner_id" = scope_group.id
+        ORDER BY
+          "resources"."created_at" DESC,
+          "resources"."id" DESC
+        LIMIT
+          $3
+      ) AS "resources" ON TRUE
+    ORDER BY
+      "resources"."created_at" DESC,
+      "resources"."id" DESC
+    LIMIT
+      $4
+    OFFSET
+      $5
+  )
+ORDER BY
+  "resources"."created_at" DESC,
+  "resources"."id" DESC;
+-- params: [3,"%hol%",150,50,100]
+
 -- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
 SELECT
   (

@@ -158,6 +158,57 @@ OFFSET
   ?;
 -- params: [3,50,0]
 
+-- ResourceRepository.page (small subtree: group by group on PostgreSQL)
+SELECT
+  "resources".*
+FROM
+  "resources"
+WHERE
+  "resources"."id" IN (
+    SELECT
+      "resources"."id" AS "id"
+    FROM
+      "resources"
+    WHERE
+      lower("resources"."name") LIKE lower(?) ESCAPE '\'
+      AND resources.owner_id IN (
+        WITH RECURSIVE
+          scope_tree (id, depth) AS (
+            SELECT
+              id,
+              0
+            FROM
+              "groups"
+            WHERE
+              id = ?
+            UNION
+            SELECT
+              g.id,
+              s.depth + 1
+            FROM
+              "groups" g
+              JOIN scope_tree s ON g.owner_id = s.id
+            WHERE
+              s.depth < 50
+          )
+        SELECT
+          id
+        FROM
+          scope_tree
+      )
+    ORDER BY
+      "resources"."created_at" DESC,
+      "resources"."id" DESC
+    LIMIT
+      ?
+    OFFSET
+      ?
+  )
+ORDER BY
+  "resources"."created_at" DESC,
+  "resources"."id" DESC;
+-- params: ["%hol%",3,50,100]
+
 -- ResourceRepository.page (text, types, dates, owner, links, exact values, sizes)
 SELECT
   (

@@ -40,6 +40,22 @@ export function insideScope(vis: Visibility, column: string, dialect?: Dialect):
 
 const SET = '\u0000set\u0000';
 
+/**
+ * The subtree's group ids as a FROM item, when a list page should fetch it group by group (a
+ * LATERAL per group through the owner index, `planner.lateralSmallSubtree`): a measured small
+ * subtree on an engine that plans that way. Null otherwise. Without it PostgreSQL, which cannot
+ * tell how many groups the recursive walk returns, walks the whole list order probing each row.
+ */
+export function groupByGroup(vis: Visibility, dialect: Dialect): RawBuilder<{ id: number }> | null {
+  if (!smallSubtree(vis) || vis.kind !== 'subtree' || vis.rootId === null || !dialect.planner.lateralSmallSubtree) return null;
+  return sql<{ id: number }>`${subtree(vis.rootId)}`;
+}
+
+/** Whether `vis` is a subtree a list page measured as small (a small share of the groups). */
+export function smallSubtree(vis: Visibility): boolean {
+  return vis.kind === 'subtree' && vis.rootId !== null && vis.plan !== undefined && !vis.plan.large;
+}
+
 /** A subtree holding at least a tenth of all groups counts as large. */
 export function isLargeSubtree(subtreeGroups: number, allGroups: number): boolean {
   return subtreeGroups * 10 >= allGroups;

@@ -5,7 +5,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { Repository } from '../../core/db/repository.js';
 import type { Visibility } from '../auth/visibility.js';
-import { measured } from '../auth/visibility.repository.js';
+import { groupByGroup, measured, smallSubtree } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
 import type { Database } from '../schema/database.js';
 import { type CommonListInput, type SortSpec } from './list.js';
@@ -66,6 +66,18 @@ function narrows(input: object): boolean {
   );
 }
 
+/**
+ * The ids of a page of a small subtree, group by group: each group's first `offset + limit` rows
+ * in list order (`rows` correlated with `scope_group.id`, through the owner index), then the
+ * page of their union in the same order. The sort ends in the id, so the order is total and the
+ * page holds the same rows as the confined list's.
+ */
+function byGroup(groups: SelectQueryBuilder<Database, never, object>, rows: NamedQuery, table: Stand, terms: RawBuilder<unknown>[], limit: number, offset: number) {
+  const firstRows = applySort(rows.selectAll(table), terms).limit(limit + offset).as(table);
+  const union = groups.innerJoinLateral(firstRows, (join) => join.onTrue()).select(sql.ref<number>(`${table}.id`).as('id'));
+  return applySort(union as unknown as NamedQuery, terms).limit(limit).offset(offset);
+}
+
 export abstract class NamedRepository<T extends NamedTable, I extends CommonListInput = CommonListInput, S extends Seen = []> extends Repository<Database> {
   protected abstract readonly table: T;
   /** What SortBy may name on this table's list. */
@@ -73,6 +85,9 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
 
   /** Whether visibleWhere shapes its condition by a measured subtree (list pages measure it first). */
   protected readonly plansSubtree: boolean = false;
+
+  /** The column naming the owning group of a row (confined by owner), for group-by-group pages. */
+  protected readonly ownerColumn: string | null = null;
 
   /** The rows `seen` may see, as a condition (null: all). Confined tables override it. */
   protected visibleWhere(..._seen: S | Seen): RawBuilder<SqlBool> | null {
@@ -119,7 +134,20 @@ export abstract class NamedRepository<T extends NamedTable, I extends CommonList
     const terms = sortTerms(this.dialect, this.table, input.SortBy, this.sort);
     const [vis] = seen as Seen;
     const planned = (vis && this.plansSubtree ? [await measured(this.db, vis, narrows(input))] : seen) as S;
-    const rows = await applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset).execute();
+    const id = sql.ref<number>(`${this.t}.id`);
+    const groups = planned[0] && this.ownerColumn ? groupByGroup(planned[0], this.dialect) : null;
+    let pageIds: NamedQuery | null = null;
+    if (groups && this.ownerColumn) {
+      pageIds = byGroup(this.db.selectFrom(groups.as('scope_group')), this.filtered(input).where(sql<SqlBool>`${sql.ref(this.ownerColumn)} = scope_group.id`), this.t, terms, limit, offset);
+    } else if (planned[0] && this.ownerColumn && smallSubtree(planned[0])) {
+      pageIds = applySort(this.seenBy(this.filtered(input), planned).select(id.as('id')), terms).limit(limit).offset(offset) as unknown as NamedQuery;
+    }
+    // A small subtree's rows are collected and sorted: sort their ids and sort keys (read from
+    // the owner indexes), then read only the page's rows.
+    const rows = await (pageIds
+      ? applySort(this.db.selectFrom(this.t).selectAll(this.t).where(sql<SqlBool>`${id} IN ${pageIds}`), terms)
+      : applySort(this.seenBy(this.filtered(input), planned).selectAll(this.t), terms).limit(limit).offset(offset)
+    ).execute();
     return rows as unknown as NamedRow<T>[];
   }
 

@@ -40,6 +40,7 @@ export class NoteRepository extends NamedRepository<'notes', NoteListQuery, [vis
   protected readonly table = 'notes';
 
   protected override readonly plansSubtree = true;
+  protected override readonly ownerColumn = 'notes.owner_id';
 
   /** Confined by its owner (companion §10.10). */
   protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {

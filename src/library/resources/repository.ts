@@ -31,6 +31,7 @@ export class ResourceRepository extends NamedRepository<'resources', ResourceFil
   protected readonly table = 'resources';
 
   protected override readonly plansSubtree = true;
+  protected override readonly ownerColumn = 'resources.owner_id';
 
   /** Confined by its owner (companion §10.10). */
   protected override visibleWhere(vis?: Visibility): RawBuilder<SqlBool> | null {

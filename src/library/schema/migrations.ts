@@ -9,6 +9,7 @@ import { jobsMigration } from './migrations/006-jobs.js';
 import { accountsMigration } from './migrations/007-accounts.js';
 import { mrqlPerfMigration } from './migrations/009-mrql-perf.js';
 import { pluginsMigration } from './migrations/010-plugins.js';
+import { scopePerfMigration } from './migrations/011-scope-perf.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
   return {
@@ -20,5 +21,6 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '007-accounts': accountsMigration(d),
     '009-mrql-perf': mrqlPerfMigration(d),
     '010-plugins': pluginsMigration(d),
+    '011-scope-perf': scopePerfMigration(d),
   };
 }

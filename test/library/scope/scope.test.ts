@@ -212,4 +212,33 @@ describe('a group-limited principal', () => {
     // A guest is confined the same way but cannot write at all.
     expect((await lib.json('POST', '/v1/group', { Name: 'guest group', OwnerId: g.child }, guest)).status).toBe(403);
   });
+  it('pages a small subtree (fetched group by group on PostgreSQL) with the rows and order of the confined list', async () => {
+    // A subtree of 2 among more than 20 groups is small (under a tenth), so its list pages are
+    // planned group by group; the pages must still be the confined slice of the full order,
+    // ties on the sort key included.
+    const root = await makeGroup(lib, admin, 'Small root');
+    const child = await makeGroup(lib, admin, 'Small child', root);
+    for (let k = 0; k < 14; k++) await makeGroup(lib, admin, `Filler ${k}`);
+    const small = asBearer((await makeAccount(lib, admin, { role: 'user', scopeGroupId: root })).token);
+    for (const [k, owner] of [root, child, g.outside, child, root, child, root].entries()) await note(k % 2 ? 'same name' : `small ${k}`, owner);
+    for (const [k, owner] of [child, root, g.outside, root].entries()) expect((await uploadAs(adminH, `small res ${k}`, 20 + k, owner)).status).toBe(200);
+    const inside = new Set([root, child]);
+    for (const [path, query] of [
+      ['/v1/notes', ''],
+      ['/v1/notes', '&SortBy=name'],
+      ['/v1/notes', '&Name=small'],
+      ['/v1/resources', ''],
+    ]) {
+      const all = await lib.json<(Rec & { OwnerId?: number | null; Owner?: { ID: number } | null })[]>('GET', `${path}?MaxResults=1000${query}`, undefined, adminH);
+      const expected = all.body.filter((x) => inside.has(x.OwnerId ?? x.Owner?.ID ?? -1)).map((x) => x.ID);
+      expect(expected.length, `${path}${query}`).toBeGreaterThan(2);
+      const paged: number[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / 2) + 1; page++) {
+        const res = await lib.json<Rec[]>('GET', `${path}?MaxResults=2&page=${page}${query}`, undefined, small);
+        expect(res.status).toBe(200);
+        paged.push(...res.body.map((x) => x.ID));
+      }
+      expect(paged, `${path}${query}`).toEqual(expected);
+    }
+  });
 });

@@ -8,6 +8,8 @@ import { sqlCases } from '../capture.js';
 
 /** A principal confined to group 3's subtree: the statements show the visibility condition. */
 const SCOPED: Visibility = { kind: 'subtree', rootId: 3 };
+/** The same, measured as a small subtree (a list page's plan). */
+const SMALL: Visibility = { kind: 'subtree', rootId: 3, plan: { large: false, narrowed: true } };
 
 // Built below with a stand-in MRQL filter (the third constructor argument).
 const Notes = NoteRepository as unknown as new (db: Kysely<never>, dialect: Dialect) => NoteRepository;
@@ -22,6 +24,7 @@ export default [
       ['findByName', (r) => r.findByName('diary')],
       ['findMany', (r) => r.findMany([1, 2, 3], SCOPED)],
       ['page', (r) => r.page({}, 50, 0, SCOPED)],
+      ['page (small subtree: group by group on PostgreSQL)', (r) => r.page({ Name: 'hol' }, 50, 100, SMALL)],
       [
         'page (every filter)',
         (r) =>

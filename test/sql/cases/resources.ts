@@ -9,6 +9,8 @@ import { sqlCases } from '../capture.js';
 
 /** A principal confined to group 3's subtree: the statements show the visibility condition. */
 const SCOPED: Visibility = { kind: 'subtree', rootId: 3 };
+/** The same, measured as a small subtree (a list page's plan). */
+const SMALL: Visibility = { kind: 'subtree', rootId: 3, plan: { large: false, narrowed: true } };
 
 const T = '2024-01-01T00:00:00.000Z';
 const thresholds = { similarity: 8, ahash: 0 };
@@ -47,6 +49,7 @@ export default [
     ['findByName', (r) => r.findByName('photo.jpg')],
     ['findMany', (r) => r.findMany([1, 2, 3], SCOPED)],
     ['page (no filter)', (r) => r.page(f(), 50, 0, SCOPED)],
+    ['page (small subtree: group by group on PostgreSQL)', (r) => r.page(f({ Name: 'hol' }), 50, 100, SMALL)],
     [
       'page (text, types, dates, owner, links, exact values, sizes)',
       (r) =>
