@@ -1,12 +1,11 @@
 // Clip rows: lookups, the filtered list (one indexed statement plus one for the page's tags),
 // and the hidden-tag counts; no rules here.
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
 import { escapeLike } from '../../core/db/values.js';
-import type { Insertable } from 'kysely';
-import type { ClipDatabase, ClipTable } from '../schema/database.js';
-import { carriesSubtree, idList, isLive, subtreeIds, type TagRef } from '../tags/sql.js';
-
-type Db = Kysely<ClipDatabase>;
+import { ClipStoreRepository } from '../schema/base-repository.js';
+import type { ClipTable } from '../schema/database.js';
+import { carriesSubtree, idList, isLive, subtreeIds } from '../schema/fragments.js';
+import type { TagRef } from '../tags/names.js';
 
 export interface ClipRow {
   id: number;
@@ -91,11 +90,9 @@ function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<
   return sql<SqlBool>`${sql.join([isLive(sql`c.expires_at`, f.now), ...filterConditions(f, form)], sql` AND `)}`;
 }
 
-export class ClipRepository {
-  constructor(private readonly db: Db) {}
-
-  async insert(row: Insertable<ClipTable>, db: Db = this.db): Promise<number> {
-    return (await db.insertInto('clips').values(row).returning('id').executeTakeFirstOrThrow()).id;
+export class ClipRepository extends ClipStoreRepository {
+  async insert(row: Insertable<ClipTable>): Promise<number> {
+    return (await this.db.insertInto('clips').values(row).returning('id').executeTakeFirstOrThrow()).id;
   }
 
   /**
@@ -151,23 +148,23 @@ export class ClipRepository {
     return { count: Number(count.rows[0].n), tags: names.rows.map((r) => r.name) };
   }
 
-  async findLive(id: number, now: string, db: Db = this.db): Promise<ClipRow | undefined> {
-    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE c.id = ${id} AND ${isLive(sql`c.expires_at`, now)}`.execute(db);
+  async findLive(id: number, now: string): Promise<ClipRow | undefined> {
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE c.id = ${id} AND ${isLive(sql`c.expires_at`, now)}`.execute(this.db);
     return r.rows[0];
   }
 
   /** Live clips among `ids`, in id order. */
-  async findLiveMany(ids: readonly number[], now: string, db: Db = this.db): Promise<ClipRow[]> {
+  async findLiveMany(ids: readonly number[], now: string): Promise<ClipRow[]> {
     if (ids.length === 0) return [];
     const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
-      WHERE c.id IN ${idList(ids)} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id`.execute(db);
+      WHERE c.id IN ${idList(ids)} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id`.execute(this.db);
     return r.rows;
   }
 
   /** The oldest live clip with this content. */
-  async findLiveByHash(hash: string, now: string, db: Db = this.db): Promise<ClipRow | undefined> {
+  async findLiveByHash(hash: string, now: string): Promise<ClipRow | undefined> {
     const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
-      WHERE c.content_hash = ${hash} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id LIMIT 1`.execute(db);
+      WHERE c.content_hash = ${hash} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id LIMIT 1`.execute(this.db);
     return r.rows[0];
   }
 
@@ -198,5 +195,53 @@ export class ClipRepository {
       SELECT ct.clip_id, t.id, t.name, t.color FROM clip_tags ct JOIN tags t ON t.id = ct.tag_id
       WHERE ct.clip_id IN ${idList(clipIds)} ORDER BY t.name`.execute(this.db);
     return r.rows;
+  }
+
+  async rename(id: number, filename: string, contentType?: string): Promise<void> {
+    await this.db
+      .updateTable('clips')
+      .set({ filename, ...(contentType !== undefined ? { content_type: contentType } : {}) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Sets is_archived on the live clips among `ids`; returns the ids that changed. */
+  async setArchived(ids: readonly number[], archived: boolean, now: string): Promise<number[]> {
+    const changed = await this.db
+      .updateTable('clips')
+      .set({ is_archived: archived ? 1 : 0 })
+      .where(sql<boolean>`id IN ${idList(ids)}`)
+      .where('is_archived', '=', archived ? 0 : 1)
+      .where(isLive(sql`expires_at`, now))
+      .returning('id')
+      .execute();
+    return changed.map((r) => r.id);
+  }
+
+  /** Sets or clears the expiry of the live clips among `ids`. */
+  async setExpiry(ids: readonly number[], expiresAt: string | null, now: string): Promise<void> {
+    await this.db
+      .updateTable('clips')
+      .set({ expires_at: expiresAt })
+      .where(sql<boolean>`id IN ${idList(ids)}`)
+      .where(isLive(sql`expires_at`, now))
+      .execute();
+  }
+
+  /** Moves a clip in the list order (a merged duplicate goes to the top). */
+  async setCreatedAt(id: number, at: string): Promise<void> {
+    await this.db.updateTable('clips').set({ created_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Deletes the listed clips (links and metadata cascade); returns what went with its bytes. */
+  async deleteMany(ids: readonly number[]): Promise<{ id: number; content_hash: string }[]> {
+    if (ids.length === 0) return [];
+    return this.db.deleteFrom('clips').where(sql<boolean>`id IN ${idList(ids)}`).returning(['id', 'content_hash']).execute();
+  }
+
+  /** Clips whose expiry has passed at `now`. */
+  async expiredIds(now: string): Promise<number[]> {
+    const rows = await this.db.selectFrom('clips').select('id').where('expires_at', 'is not', null).where('expires_at', '<=', now).execute();
+    return rows.map((r) => r.id);
   }
 }

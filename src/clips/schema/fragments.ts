@@ -1,12 +1,7 @@
-// SQL fragments shared by every feature that asks "which tags / clips lie under tag X".
+// SQL fragments the clip repositories share: id lists, tag subtrees and clip liveness.
 // Subtrees are name ranges (see descendantRange), so the unique index on tags.name answers them.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { descendantRange } from './names.js';
-
-export interface TagRef {
-  id: number;
-  name: string;
-}
+import { descendantRange, type TagRef } from '../tags/names.js';
 
 /** A parenthesised list of integers for IN, as one bound JSON parameter (no variable limit). */
 export function idList(ids: readonly number[]): RawBuilder<unknown> {
