@@ -54,6 +54,21 @@ OFFSET
 
 -- ClipRepository.list (scope, subtree, exact tag, type, archived, search, hidden)
 SELECT
+  COUNT(*) AS n
+FROM
+  (
+    SELECT
+      rowid
+    FROM
+      clip_search
+    WHERE
+      clip_search MATCH ?
+    LIMIT
+      ?
+  );
+-- params: ["\"50%_off\"",5001]
+
+SELECT
   c.id,
   c.filename,
   c.content_type,
@@ -73,41 +88,19 @@ WHERE
     SELECT
       1
     FROM
-      clip_tags st
+      clip_tree st
     WHERE
-      st.clip_id = c.id
-      AND st.tag_id IN (
-        SELECT
-          id
-        FROM
-          tags
-        WHERE
-          id = ?
-          OR (
-            name >= ?
-            AND name < ?
-          )
-      )
+      st.tag_id = ?
+      AND st.clip_id = c.id
   )
   AND EXISTS (
     SELECT
       1
     FROM
-      clip_tags st
+      clip_tree st
     WHERE
-      st.clip_id = c.id
-      AND st.tag_id IN (
-        SELECT
-          id
-        FROM
-          tags
-        WHERE
-          id = ?
-          OR (
-            name >= ?
-            AND name < ?
-          )
-      )
+      st.tag_id = ?
+      AND st.clip_id = c.id
   )
   AND EXISTS (
     SELECT
@@ -120,6 +113,14 @@ WHERE
   )
   AND c.content_type = ?
   AND c.is_archived = ?
+  AND c.id IN (
+    SELECT
+      rowid
+    FROM
+      clip_search
+    WHERE
+      clip_search MATCH ?
+  )
   AND (
     c.filename LIKE ? ESCAPE '\'
     OR c.text_content LIKE ? ESCAPE '\'
@@ -145,7 +146,37 @@ LIMIT
   ?
 OFFSET
   ?;
--- params: ["2024-06-01T12:00:00.000Z",3,"work/","work0",5,"work/client/","work/client0",9,"text/plain",0,"%50\\%\\_off%","%50\\%\\_off%","[4,6]",20,40]
+-- params: ["2024-06-01T12:00:00.000Z",3,5,9,"text/plain",0,"\"50%_off\"","%50\\%\\_off%","%50\\%\\_off%","[4,6]",20,40]
+
+-- ClipRepository.list (search of two characters: no trigram)
+SELECT
+  c.id,
+  c.filename,
+  c.content_type,
+  c.size,
+  c.content_hash,
+  c.is_archived,
+  c.expires_at,
+  c.created_at
+FROM
+  clips c
+WHERE
+  (
+    c.expires_at IS NULL
+    OR c.expires_at > ?
+  )
+  AND (
+    c.filename LIKE ? ESCAPE '\'
+    OR c.text_content LIKE ? ESCAPE '\'
+  )
+ORDER BY
+  c.created_at DESC,
+  c.id DESC
+LIMIT
+  ?
+OFFSET
+  ?;
+-- params: ["2024-06-01T12:00:00.000Z","%#7%","%#7%",50,0]
 
 -- ClipRepository.list (nothing matches)
 SELECT
@@ -199,48 +230,19 @@ SELECT
       COUNT(*)
     FROM
       (
-        SELECT DISTINCT
+        SELECT
           clip_id
         FROM
-          clip_tags
+          "clip_tree"
         WHERE
-          tag_id IN (
-            SELECT
-              id
-            FROM
-              tags
-            WHERE
-              id = ?
-              OR (
-                name >= ?
-                AND name < ?
-              )
-          )
+          tag_id = ?
         INTERSECT
-        SELECT DISTINCT
+        SELECT
           clip_id
         FROM
-          clip_tags
+          "clip_tags"
         WHERE
-          tag_id IN (
-            SELECT
-              id
-            FROM
-              tags
-            WHERE
-              id = ?
-              OR (
-                name >= ?
-                AND name < ?
-              )
-          )
-        INTERSECT
-        SELECT DISTINCT
-          clip_id
-        FROM
-          clip_tags
-        WHERE
-          tag_id IN (?)
+          tag_id = ?
       )
   ) - (
     SELECT
@@ -250,54 +252,35 @@ SELECT
     WHERE
       c.expires_at IS NOT NULL
       AND c.expires_at <= ?
-      AND c.id IN (
+      AND EXISTS (
         SELECT
-          st.clip_id
+          1
         FROM
-          clip_tags st
+          clip_tree st
         WHERE
-          st.tag_id IN (
-            SELECT
-              id
-            FROM
-              tags
-            WHERE
-              id = ?
-              OR (
-                name >= ?
-                AND name < ?
-              )
-          )
+          st.tag_id = ?
+          AND st.clip_id = c.id
       )
-      AND c.id IN (
+      AND EXISTS (
         SELECT
-          st.clip_id
+          1
         FROM
-          clip_tags st
+          clip_tree st
         WHERE
-          st.tag_id IN (
-            SELECT
-              id
-            FROM
-              tags
-            WHERE
-              id = ?
-              OR (
-                name >= ?
-                AND name < ?
-              )
-          )
+          st.tag_id = ?
+          AND st.clip_id = c.id
       )
-      AND c.id IN (
+      AND EXISTS (
         SELECT
-          et.clip_id
+          1
         FROM
           clip_tags et
         WHERE
-          et.tag_id = ?
+          et.clip_id = c.id
+          AND et.tag_id = ?
       )
   ) AS n;
--- params: [3,"work/","work0",5,"work/client/","work/client0",9,"2024-06-01T12:00:00.000Z",3,"work/","work0",5,"work/client/","work/client0",9]
+-- params: [5,9,"2024-06-01T12:00:00.000Z",3,5,9]
 
 -- ClipRepository.count (archived)
 SELECT
@@ -322,6 +305,21 @@ SELECT
 
 -- ClipRepository.count (search, hidden)
 SELECT
+  COUNT(*) AS n
+FROM
+  (
+    SELECT
+      rowid
+    FROM
+      clip_search
+    WHERE
+      clip_search MATCH ?
+    LIMIT
+      ?
+  );
+-- params: ["\"needle\"",5001]
+
+SELECT
   (
     SELECT
       COUNT(*)
@@ -332,20 +330,17 @@ SELECT
         SELECT
           st.clip_id
         FROM
-          clip_tags st
+          clip_tree st
         WHERE
-          st.tag_id IN (
-            SELECT
-              id
-            FROM
-              tags
-            WHERE
-              id = ?
-              OR (
-                name >= ?
-                AND name < ?
-              )
-          )
+          st.tag_id = ?
+      )
+      AND c.id IN (
+        SELECT
+          rowid
+        FROM
+          clip_search
+        WHERE
+          clip_search MATCH ?
       )
       AND (
         c.filename LIKE ? ESCAPE '\'
@@ -372,36 +367,27 @@ SELECT
     WHERE
       c.expires_at IS NOT NULL
       AND c.expires_at <= ?
-      AND c.id IN (
+      AND EXISTS (
         SELECT
-          st.clip_id
+          1
         FROM
-          clip_tags st
+          clip_tree st
         WHERE
-          st.tag_id IN (
-            SELECT
-              id
-            FROM
-              tags
-            WHERE
-              id = ?
-              OR (
-                name >= ?
-                AND name < ?
-              )
-          )
+          st.tag_id = ?
+          AND st.clip_id = c.id
       )
       AND (
         c.filename LIKE ? ESCAPE '\'
         OR c.text_content LIKE ? ESCAPE '\'
       )
-      AND c.id NOT IN (
+      AND NOT EXISTS (
         SELECT
-          ht.clip_id
+          1
         FROM
           clip_tags ht
         WHERE
-          ht.tag_id IN (
+          ht.clip_id = c.id
+          AND ht.tag_id IN (
             SELECT
               value
             FROM
@@ -409,7 +395,184 @@ SELECT
           )
       )
   ) AS n;
--- params: [3,"work/","work0","%needle%","%needle%","[4]","2024-06-01T12:00:00.000Z",3,"work/","work0","%needle%","%needle%","[4]"]
+-- params: [3,"\"needle\"","%needle%","%needle%","[4]","2024-06-01T12:00:00.000Z",3,"%needle%","%needle%","[4]"]
+
+-- ClipRepository.count (hidden only)
+SELECT
+  (
+    (
+      SELECT
+        COUNT(*)
+      FROM
+        clips
+    ) - (
+      SELECT
+        COUNT(*)
+      FROM
+        (
+          SELECT DISTINCT
+            clip_id
+          FROM
+            clip_tags
+          WHERE
+            tag_id IN (
+              SELECT
+                value
+              FROM
+                json_each(?)
+            )
+        )
+    )
+  ) - (
+    SELECT
+      COUNT(*)
+    FROM
+      clips c
+    WHERE
+      c.expires_at IS NOT NULL
+      AND c.expires_at <= ?
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          clip_tags ht
+        WHERE
+          ht.clip_id = c.id
+          AND ht.tag_id IN (
+            SELECT
+              value
+            FROM
+              json_each(?)
+          )
+      )
+  ) AS n;
+-- params: ["[4,6]","2024-06-01T12:00:00.000Z","[4,6]"]
+
+-- ClipRepository.count (one subtree inside the scope, hidden)
+SELECT
+  (
+    (
+      SELECT
+        COALESCE(MAX("tree"), 0)
+      FROM
+        tag_stats
+      WHERE
+        tag_id = ?
+    ) - (
+      SELECT
+        COUNT(*)
+      FROM
+        (
+          SELECT DISTINCT
+            clip_id
+          FROM
+            clip_tags
+          WHERE
+            tag_id IN (
+              SELECT
+                value
+              FROM
+                json_each(?)
+            )
+        ) h
+      WHERE
+        EXISTS (
+          SELECT
+            1
+          FROM
+            "clip_tree"
+          WHERE
+            tag_id = ?
+            AND clip_id = h.clip_id
+        )
+    )
+  ) - (
+    SELECT
+      COUNT(*)
+    FROM
+      clips c
+    WHERE
+      c.expires_at IS NOT NULL
+      AND c.expires_at <= ?
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          clip_tree st
+        WHERE
+          st.tag_id = ?
+          AND st.clip_id = c.id
+      )
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          clip_tree st
+        WHERE
+          st.tag_id = ?
+          AND st.clip_id = c.id
+      )
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          clip_tags ht
+        WHERE
+          ht.clip_id = c.id
+          AND ht.tag_id IN (
+            SELECT
+              value
+            FROM
+              json_each(?)
+          )
+      )
+  ) AS n;
+-- params: [5,"[4]",5,"2024-06-01T12:00:00.000Z",3,5,"[4]"]
+
+-- ClipRepository.count (exact tag only)
+SELECT
+  (
+    SELECT
+      COALESCE(MAX("links"), 0)
+    FROM
+      tag_stats
+    WHERE
+      tag_id = ?
+  ) - (
+    SELECT
+      COUNT(*)
+    FROM
+      clips c
+    WHERE
+      c.expires_at IS NOT NULL
+      AND c.expires_at <= ?
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          clip_tags et
+        WHERE
+          et.clip_id = c.id
+          AND et.tag_id = ?
+      )
+  ) AS n;
+-- params: [9,"2024-06-01T12:00:00.000Z",9]
+
+-- ClipRepository.searchIsRare
+SELECT
+  COUNT(*) AS n
+FROM
+  (
+    SELECT
+      rowid
+    FROM
+      clip_search
+    WHERE
+      clip_search MATCH ?
+    LIMIT
+      ?
+  );
+-- params: ["\"say \"\"hi\"\"\"",5001]
 
 -- ClipRepository.hiddenInfo
 SELECT
@@ -425,20 +588,9 @@ WHERE
     SELECT
       st.clip_id
     FROM
-      clip_tags st
+      clip_tree st
     WHERE
-      st.tag_id IN (
-        SELECT
-          id
-        FROM
-          tags
-        WHERE
-          id = ?
-          OR (
-            name >= ?
-            AND name < ?
-          )
-      )
+      st.tag_id = ?
   )
   AND EXISTS (
     SELECT
@@ -454,7 +606,7 @@ WHERE
           json_each(?)
       )
   );
--- params: ["2024-06-01T12:00:00.000Z",3,"work/","work0","[4,6]"]
+-- params: ["2024-06-01T12:00:00.000Z",3,"[4,6]"]
 
 SELECT DISTINCT
   t.name
@@ -471,20 +623,9 @@ WHERE
     SELECT
       st.clip_id
     FROM
-      clip_tags st
+      clip_tree st
     WHERE
-      st.tag_id IN (
-        SELECT
-          id
-        FROM
-          tags
-        WHERE
-          id = ?
-          OR (
-            name >= ?
-            AND name < ?
-          )
-      )
+      st.tag_id = ?
   )
   AND hx.tag_id IN (
     SELECT
@@ -494,7 +635,7 @@ WHERE
   )
 ORDER BY
   t.name;
--- params: ["2024-06-01T12:00:00.000Z",3,"work/","work0","[4,6]"]
+-- params: ["2024-06-01T12:00:00.000Z",3,"[4,6]"]
 
 -- ClipRepository.findLive
 SELECT
@@ -583,23 +724,12 @@ WHERE
     SELECT
       1
     FROM
-      clip_tags st
+      clip_tree st
     WHERE
-      st.clip_id = c.id
-      AND st.tag_id IN (
-        SELECT
-          id
-        FROM
-          tags
-        WHERE
-          id = ?
-          OR (
-            name >= ?
-            AND name < ?
-          )
-      )
+      st.tag_id = ?
+      AND st.clip_id = c.id
   );
--- params: ["[1,2]",3,"work/","work0"]
+-- params: ["[1,2]",3]
 
 -- ClipRepository.referencedAmong
 SELECT DISTINCT

@@ -119,19 +119,18 @@ FROM
 
 -- TagRepository.counts
 SELECT
-  ct.tag_id,
-  COUNT(*) AS n
+  s.tag_id,
+  s.links AS n
 FROM
-  clip_tags ct
+  tag_stats s
 WHERE
-  ct.tag_id IN (
+  s.tag_id IN (
     SELECT
       value
     FROM
       json_each(?)
   )
-GROUP BY
-  ct.tag_id;
+  AND s.links > 0;
 -- params: ["[1,2]"]
 
 SELECT
@@ -155,14 +154,13 @@ GROUP BY
 
 -- TagRepository.counts (all)
 SELECT
-  ct.tag_id,
-  COUNT(*) AS n
+  s.tag_id,
+  s.links AS n
 FROM
-  clip_tags ct
+  tag_stats s
 WHERE
   1 = 1
-GROUP BY
-  ct.tag_id;
+  AND s.links > 0;
 -- params: []
 
 SELECT
@@ -181,19 +179,18 @@ GROUP BY
 
 -- TagRepository.toJson
 SELECT
-  ct.tag_id,
-  COUNT(*) AS n
+  s.tag_id,
+  s.links AS n
 FROM
-  clip_tags ct
+  tag_stats s
 WHERE
-  ct.tag_id IN (
+  s.tag_id IN (
     SELECT
       value
     FROM
       json_each(?)
   )
-GROUP BY
-  ct.tag_id;
+  AND s.links > 0;
 -- params: ["[5]"]
 
 SELECT

@@ -1,5 +1,5 @@
 // Tag rows, counts and subtree queries; no rules here.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { ClipStoreRepository } from '../schema/base-repository.js';
 import { idList } from '../schema/fragments.js';
 import { descendantRange, rootOf } from './names.js';
@@ -82,20 +82,20 @@ export class TagRepository extends ClipStoreRepository {
   }
 
   /**
-   * Live clips directly carrying each tag (archived included, expired excluded). Counted as
-   * all links minus links of expired clips, so the common case reads only the covering index.
+   * Live clips directly carrying each tag (archived included, expired excluded): the links
+   * kept in tag_stats (migration 002) minus links of expired clips, which are few.
    */
   async counts(tagIds: readonly number[] | 'all', now: string): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (tagIds !== 'all' && tagIds.length === 0) return out;
-    const only = tagIds === 'all' ? sql`1 = 1` : sql`ct.tag_id IN ${idList(tagIds)}`;
+    const only = (column: RawBuilder<unknown>) => (tagIds === 'all' ? sql`1 = 1` : sql`${column} IN ${idList(tagIds)}`);
     const all = await sql<{ tag_id: number; n: number }>`
-      SELECT ct.tag_id, COUNT(*) AS n FROM clip_tags ct WHERE ${only} GROUP BY ct.tag_id`.execute(this.db);
+      SELECT s.tag_id, s.links AS n FROM tag_stats s WHERE ${only(sql`s.tag_id`)} AND s.links > 0`.execute(this.db);
     for (const r of all.rows) out.set(r.tag_id, Number(r.n));
     // CROSS JOIN keeps SQLite walking the few expired clips first, not every link of the tags.
     const expired = await sql<{ tag_id: number; n: number }>`
       SELECT ct.tag_id, COUNT(*) AS n FROM clips c CROSS JOIN clip_tags ct ON ct.clip_id = c.id
-      WHERE c.expires_at IS NOT NULL AND c.expires_at <= ${now} AND ${only} GROUP BY ct.tag_id`.execute(this.db);
+      WHERE c.expires_at IS NOT NULL AND c.expires_at <= ${now} AND ${only(sql`ct.tag_id`)} GROUP BY ct.tag_id`.execute(this.db);
     for (const r of expired.rows) out.set(r.tag_id, (out.get(r.tag_id) ?? 0) - Number(r.n));
     return out;
   }
