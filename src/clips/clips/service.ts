@@ -125,36 +125,41 @@ export class ClipService {
     options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
   ): Promise<{ clip: ClipJson; created: boolean }> {
     const contentType = detectContentType({ declared: clip.declaredType, filename: clip.filename, head: staged.head, size: staged.size });
+    // Once the transaction commits, a row refers to the bytes: the blob store need not ask.
+    let committed = false;
     const result = await this.ctx.blobs.commit(
       staged,
-      () =>
-        this.ctx.db.transaction().execute(async (trx) => {
+      async () => {
+        const outcome = await this.ctx.db.transaction().execute(async (trx) => {
           const now = this.now();
           const repo = this.repo.in(trx);
           const existing = options.dedup ? await repo.findLiveByHash(staged.hash, now) : undefined;
-          const id =
-            existing?.id ??
-            (await repo.insert({
+          let row = existing;
+          if (!row) {
+            const values = {
               filename: clip.filename,
               content_type: contentType,
               size: staged.size,
               content_hash: staged.hash,
-              text_content: textExcerpt(contentType, staged.head),
               is_archived: options.archived ? 1 : 0,
               expires_at: null,
               created_at: now,
-            }));
-          const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [id], options.tag, now) : [];
-          return { id, created: !existing, changes };
-        }),
-      this.referenced,
+            };
+            row = { id: await repo.insert({ ...values, text_content: textExcerpt(contentType, staged.head) }), ...values };
+          }
+          const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [row.id], options.tag, now) : [];
+          return { row, created: !existing, changes };
+        });
+        committed = true;
+        return outcome;
+      },
+      (hash) => committed || this.referenced(hash),
     );
     if (result.created) {
-      this.ctx.events.emit('clip:created', { id: result.id, content_type: contentType, filename: clip.filename, size: staged.size });
+      this.ctx.events.emit('clip:created', { id: result.row.id, content_type: contentType, filename: clip.filename, size: staged.size });
     }
     emitLinkChanges(this.ctx.events, result.changes);
-    const row = await this.repo.findLive(result.id, this.now());
-    return { clip: await this.one(row!), created: result.created };
+    return { clip: await this.one(result.row), created: result.created };
   }
 
   /**
