@@ -2,14 +2,6 @@
 // Issue 11 empties this list feature by feature; the lint rules in eslint.config.js then apply
 // everywhere. Never add to it.
 export const LEGACY_SQL = [
-  'src/clips/clips/metadata.ts',
-  'src/clips/clips/service.ts',
-  'src/clips/dedup/service.ts',
-  'src/clips/keys/cli.ts',
-  'src/clips/keys/service.ts',
-  'src/clips/tags/assign.ts',
-  'src/clips/tags/service.ts',
-  'src/clips/tags/sql.ts',
 ];
 
 // Import cycles that predate scripts/check-imports.mjs (issue 11 removes them; never add to it).

@@ -162,3 +162,42 @@ describe('hidden tags', () => {
     await t.req(f.KA, 'PUT', '/tags/hidden', { ids: [] });
   });
 });
+
+// The filters and totals read trigger-kept structures (clip_tree, tag_stats, clip_search);
+// these writes change what lies under a tag or what a search finds. Last: it deletes tag 1.
+describe('filters after tag moves, new parents, deletes and content changes', () => {
+  const total = async (query: string) => (await list(query)).body.total;
+  const countOf = async (id: number) => (await t.req<{ id: number; count: number }[]>(f.KV, 'GET', '/tags')).body.find((x) => x.id === id)?.count;
+
+  it('follows a subtree moved under another tag and back', async () => {
+    expect([await total('?tag=1'), await total('?tag=4')]).toEqual([1, 1]);
+    expect((await t.req(f.KA, 'PUT', '/tags/4', { name: 'work/personal' })).status).toBe(204);
+    expect(ids(await list('?tag=1'))).toEqual([2, 1]);
+    expect([await total('?tag=1'), await total('?tag=1&hidden=4'), await total('?hidden=1')]).toEqual([2, 2, 1]);
+    await t.req(f.KA, 'PUT', '/tags/4', { name: 'personal' });
+    expect([await total('?tag=1'), await total('?tag=4'), await countOf(4)]).toEqual([1, 1, 1]);
+  });
+
+  it('keeps orphaned children after a delete and gathers them under a recreated parent', async () => {
+    await t.req(f.KA, 'DELETE', '/tags/1');
+    expect([await total('?tag=1'), await total('?tag=2'), await countOf(2)]).toEqual([0, 1, 1]);
+    const work = (await t.req<{ id: number }>(f.KA, 'POST', '/tags', { name: 'work' })).body;
+    expect(ids(await list(`?tag=${work.id}`))).toEqual([1]);
+    expect(await total(`?tag=${work.id}`)).toBe(1);
+    await t.req(f.KE, 'DELETE', '/clips/1/tags/2');
+    expect([await total(`?tag=${work.id}`), await countOf(2)]).toEqual([0, 0]);
+    await t.req(f.KE, 'PUT', '/clips/1/tags/2');
+  });
+
+  it('searches renamed and deleted clips, folding ASCII case only', async () => {
+    const c = await t.upload(f.KE, { filename: 'École Minutes.txt', data: 'quarterly figures' });
+    expect(ids(await list('?search=minutes'))).toEqual([c.body.id]);
+    expect(ids(await list('?search=QUARTERLY'))).toEqual([c.body.id]);
+    expect(ids(await list('?search=École'))).toEqual([c.body.id]);
+    expect(ids(await list('?search=école'))).toEqual([]);
+    await t.req(f.KE, 'PATCH', `/clips/${c.body.id}`, { filename: 'agenda.txt' });
+    expect([await total('?search=minutes'), await total('?search=agenda')]).toEqual([0, 1]);
+    await t.req(f.KE, 'DELETE', `/clips/${c.body.id}`);
+    expect(await total('?search=quarterly')).toBe(0);
+  });
+});

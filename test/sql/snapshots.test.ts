@@ -1,10 +1,11 @@
-// SQL snapshots: every repository statement, compiled with representative arguments for SQLite
-// and PostgreSQL, must equal the committed test/sql/<feature>.<dialect>.sql, so every SQL
-// change shows in review for both engines. `npm run sql:snapshots` rewrites the files.
+// SQL snapshots: every repository statement, compiled with representative arguments for each
+// engine the service runs on, must equal the committed test/sql/<feature>.<dialect>.sql, so
+// every SQL change shows in review. `npm run sql:snapshots` rewrites the files.
 //
-// Every repository class under src/library must have cases (test/sql/cases/<feature>.ts), and
-// every method of it must run in some case (directly or through another method): a new query
-// cannot slip in unreviewed.
+// Every repository class under src/library and src/clips must have cases
+// (test/sql/cases/<feature>.ts; clip features are named clips-<feature>), and every method of it
+// must run in some case (directly or through another method): a new query cannot slip in
+// unreviewed. The library runs on SQLite and PostgreSQL; the clip service on SQLite only.
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,10 +15,20 @@ import { Repository } from '../../src/core/db/repository.js';
 import { pretty, recorder, type SqlCaseSet } from './capture.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SRC = join(ROOT, 'src', 'library');
 const CASES = join(import.meta.dirname, 'cases');
 const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
-const KINDS: DbKind[] = ['sqlite', 'postgres'];
+
+interface Service {
+  src: string;
+  /** Put before the feature folder's name, so clips-tags and the library's tags stay apart. */
+  prefix: string;
+  kinds: DbKind[];
+}
+
+const SERVICES: Service[] = [
+  { src: join(ROOT, 'src', 'library'), prefix: '', kinds: ['sqlite', 'postgres'] },
+  { src: join(ROOT, 'src', 'clips'), prefix: 'clips-', kinds: ['sqlite'] },
+];
 
 function repositoryFiles(dir: string): string[] {
   const out: string[] = [];
@@ -29,22 +40,29 @@ function repositoryFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** The feature a repository belongs to: its first folder under src/library. */
-function featureOf(file: string): string {
-  return relative(SRC, file).split(sep)[0];
+/** The feature a repository belongs to: its first folder under the service's source. */
+function featureOf(service: Service, file: string): string {
+  return service.prefix + relative(service.src, file).split(sep)[0];
 }
 
 type AnyClass = abstract new (...args: never[]) => unknown;
 
-async function repositoryClasses(): Promise<Map<string, AnyClass[]>> {
-  const byFeature = new Map<string, AnyClass[]>();
-  for (const file of repositoryFiles(SRC)) {
-    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    for (const value of Object.values(mod)) {
-      if (typeof value === 'function' && value.prototype instanceof Repository) {
-        const list = byFeature.get(featureOf(file)) ?? [];
-        list.push(value as AnyClass);
-        byFeature.set(featureOf(file), list);
+interface Feature {
+  classes: AnyClass[];
+  kinds: DbKind[];
+}
+
+async function repositoryClasses(): Promise<Map<string, Feature>> {
+  const byFeature = new Map<string, Feature>();
+  for (const service of SERVICES) {
+    for (const file of repositoryFiles(service.src)) {
+      const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      for (const value of Object.values(mod)) {
+        if (typeof value === 'function' && value.prototype instanceof Repository) {
+          const feature = byFeature.get(featureOf(service, file)) ?? { classes: [], kinds: service.kinds };
+          feature.classes.push(value as AnyClass);
+          byFeature.set(featureOf(service, file), feature);
+        }
       }
     }
   }
@@ -115,7 +133,7 @@ describe('SQL snapshots', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2024-06-01T12:00:00.000Z'));
   });
-  for (const [feature, list] of classes) {
+  for (const [feature, { classes: list, kinds }] of classes) {
     it(`${feature}: every repository method runs in a case`, async () => {
       const sets = await caseSets(feature);
       const called = new Map<SqlCaseSet, Set<string>>();
@@ -128,7 +146,7 @@ describe('SQL snapshots', () => {
       }
     });
 
-    for (const kind of KINDS) {
+    for (const kind of kinds) {
       it(`${feature}: ${kind} statements match test/sql/${feature}.${kind}.sql`, async () => {
         const text = await render(kind, await caseSets(feature));
         const file = join(import.meta.dirname, `${feature}.${kind}.sql`);

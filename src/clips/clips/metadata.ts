@@ -2,6 +2,7 @@
 // and values up to 4096 characters. Replacing the whole set is one transaction.
 import { badRequest } from '../../core/http/errors.js';
 import type { ClipContext } from '../context.js';
+import { MetadataRepository } from './metadata.repository.js';
 
 export const MAX_PAIRS = 50;
 export const MAX_KEY = 256;
@@ -21,10 +22,14 @@ function checkValue(key: string, value: unknown): string {
 }
 
 export class MetadataService {
-  constructor(private readonly ctx: ClipContext) {}
+  private readonly repo: MetadataRepository;
+
+  constructor(private readonly ctx: ClipContext) {
+    this.repo = new MetadataRepository(ctx.db);
+  }
 
   async get(clipId: number): Promise<Record<string, string>> {
-    const rows = await this.ctx.db.selectFrom('clip_metadata').select(['key', 'value']).where('clip_id', '=', clipId).orderBy('key').execute();
+    const rows = await this.repo.list(clipId);
     const out: Record<string, string> = {};
     for (const r of rows) out[r.key] = r.value;
     return out;
@@ -36,12 +41,9 @@ export class MetadataService {
     if (entries.length > MAX_PAIRS) throw badRequest(`metadata limit reached (max ${MAX_PAIRS} pairs)`);
     const rows = entries.map(([key, value]) => {
       checkKey(key);
-      return { clip_id: clipId, key, value: checkValue(key, value) };
+      return { key, value: checkValue(key, value) };
     });
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('clip_metadata').where('clip_id', '=', clipId).execute();
-      if (rows.length > 0) await trx.insertInto('clip_metadata').values(rows).execute();
-    });
+    await this.ctx.db.transaction().execute((trx) => this.repo.in(trx).replaceAll(clipId, rows));
   }
 
   async put(clipId: number, key: string, body: unknown): Promise<void> {
@@ -50,20 +52,13 @@ export class MetadataService {
     if (value === undefined) throw badRequest('value is required');
     checkValue(key, value);
     await this.ctx.db.transaction().execute(async (trx) => {
-      const exists = await trx.selectFrom('clip_metadata').select('key').where('clip_id', '=', clipId).where('key', '=', key).executeTakeFirst();
-      if (!exists) {
-        const n = await trx.selectFrom('clip_metadata').select((eb) => eb.fn.countAll<number>().as('n')).where('clip_id', '=', clipId).executeTakeFirstOrThrow();
-        if (Number(n.n) >= MAX_PAIRS) throw badRequest(`metadata limit reached (max ${MAX_PAIRS} pairs)`);
-      }
-      await trx
-        .insertInto('clip_metadata')
-        .values({ clip_id: clipId, key, value: value as string })
-        .onConflict((oc) => oc.columns(['clip_id', 'key']).doUpdateSet({ value: value as string }))
-        .execute();
+      const repo = this.repo.in(trx);
+      if (!(await repo.has(clipId, key)) && (await repo.count(clipId)) >= MAX_PAIRS) throw badRequest(`metadata limit reached (max ${MAX_PAIRS} pairs)`);
+      await repo.put(clipId, key, value as string);
     });
   }
 
   async delete(clipId: number, key: string): Promise<void> {
-    await this.ctx.db.deleteFrom('clip_metadata').where('clip_id', '=', clipId).where('key', '=', key).execute();
+    await this.repo.delete(clipId, key);
   }
 }

@@ -1,12 +1,11 @@
 // Clip rows: lookups, the filtered list (one indexed statement plus one for the page's tags),
 // and the hidden-tag counts; no rules here.
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
 import { escapeLike } from '../../core/db/values.js';
-import type { Insertable } from 'kysely';
-import type { ClipDatabase, ClipTable } from '../schema/database.js';
-import { carriesSubtree, idList, isLive, subtreeIds, type TagRef } from '../tags/sql.js';
-
-type Db = Kysely<ClipDatabase>;
+import { ClipStoreRepository } from '../schema/base-repository.js';
+import type { ClipTable } from '../schema/database.js';
+import { carriesSubtree, idList, isLive, TRIGRAM, trigramPhrase } from '../schema/fragments.js';
+import { inSubtree, type TagRef } from '../tags/names.js';
 
 export interface ClipRow {
   id: number;
@@ -40,8 +39,24 @@ export interface ClipFilter {
 
 const clipId = sql`c.id`;
 
+/** Up to this many trigram candidates, a search reads them instead of walking every clip. */
+const RARE_SEARCH = 5000;
+
+/**
+ * The search condition: LIKE decides exactly; with `indexed`, only the trigram index's
+ * candidates are tried (worth it when they are few: see ClipRepository.searchIsRare).
+ */
+function searchCondition(term: string, indexed: boolean): RawBuilder<unknown> {
+  // LIKE folds ASCII case only, which is the documented search semantics; the term is literal.
+  // The trigram index folds case more widely, so its candidates include every LIKE match.
+  const pattern = `%${escapeLike(term)}%`;
+  const like = sql`(c.filename LIKE ${pattern} ESCAPE '\\' OR c.text_content LIKE ${pattern} ESCAPE '\\')`;
+  if (!indexed) return like;
+  return sql`c.id IN (SELECT rowid FROM clip_search WHERE clip_search MATCH ${trigramPhrase(term)}) AND ${like}`;
+}
+
 /** The filter's own conditions, without liveness; `form` picks the subtree test (see carriesSubtree). */
-function filterConditions(f: ClipFilter, form: 'probe' | 'set'): RawBuilder<unknown>[] {
+function filterConditions(f: ClipFilter, form: 'probe' | 'set', indexedSearch = false): RawBuilder<unknown>[] {
   const all: RawBuilder<unknown>[] = [];
   if (f.none) all.push(sql`0`);
   if (f.scope) all.push(carriesSubtree(clipId, f.scope, form));
@@ -55,11 +70,7 @@ function filterConditions(f: ClipFilter, form: 'probe' | 'set'): RawBuilder<unkn
   }
   if (f.contentType !== undefined) all.push(sql`c.content_type = ${f.contentType.toLowerCase()}`);
   if (f.archived !== undefined) all.push(sql`c.is_archived = ${f.archived ? 1 : 0}`);
-  if (f.search) {
-    // LIKE folds ASCII case only, which is the documented search semantics; the term is literal.
-    const pattern = `%${escapeLike(f.search)}%`;
-    all.push(sql`(c.filename LIKE ${pattern} ESCAPE '\\' OR c.text_content LIKE ${pattern} ESCAPE '\\')`);
-  }
+  if (f.search) all.push(searchCondition(f.search, indexedSearch));
   if (f.hidden && f.hidden.length > 0) {
     all.push(
       form === 'set'
@@ -70,32 +81,71 @@ function filterConditions(f: ClipFilter, form: 'probe' | 'set'): RawBuilder<unkn
   return all;
 }
 
+/** A tag condition as a set of clip ids: a subtree (clip_tree) or one exact tag (clip_tags). */
+interface TagSet {
+  table: 'clip_tree' | 'clip_tags';
+  tagId: number;
+}
+
+/** The filter's tag conditions; a scope adds nothing when a subtree asked for lies inside it. */
+function tagSets(f: ClipFilter): TagSet[] {
+  const subtrees = f.subtrees ?? [];
+  const scope = f.scope && !subtrees.some((t) => inSubtree(t.name, f.scope!.name)) ? [f.scope] : [];
+  const sets: TagSet[] = [...scope, ...subtrees].map((t) => ({ table: 'clip_tree', tagId: t.id }));
+  if (f.exactTag !== undefined) sets.push({ table: 'clip_tags', tagId: f.exactTag });
+  return sets;
+}
+
+const setSelect = (s: TagSet) => sql`SELECT clip_id FROM ${sql.table(s.table)} WHERE tag_id = ${s.tagId}`;
+const inSet = (s: TagSet, id: RawBuilder<unknown>) => sql`EXISTS (SELECT 1 FROM ${sql.table(s.table)} WHERE tag_id = ${s.tagId} AND clip_id = ${id})`;
+/** The size of one set, kept in tag_stats (migration 002). */
+const setSize = (s: TagSet) => sql`(SELECT COALESCE(MAX(${sql.ref(s.table === 'clip_tree' ? 'tree' : 'links')}), 0) FROM tag_stats WHERE tag_id = ${s.tagId})`;
+
 /**
- * When a filter is made of tag conditions only (scope, tag subtrees, one exact tag), its clips
- * are counted from the tag index alone, without visiting a single clip row. Links always point
- * at existing clips (foreign keys cascade), so clip ids there are clips.
+ * Clips (live or not) a filter of tag conditions and hidden tags only matches, without
+ * visiting clip rows: one set's size is read from tag_stats, several are intersected, and the
+ * clips of the matched sets that carry a hidden tag are taken away (they are few next to the
+ * matches, and each is probed). Null when the filter has other conditions.
  */
 function tagOnlyCount(f: ClipFilter): RawBuilder<unknown> | null {
-  if (f.none || f.contentType !== undefined || f.archived !== undefined || f.search || (f.hidden && f.hidden.length > 0)) return null;
-  const sets = [...(f.scope ? [subtreeIds(f.scope)] : []), ...(f.subtrees ?? []).map(subtreeIds)];
-  if (f.exactTag !== undefined) sets.push(sql`(${f.exactTag})`);
-  if (sets.length === 0) return null;
-  const selects = sets.map((ids) => sql`SELECT DISTINCT clip_id FROM clip_tags WHERE tag_id IN ${ids}`);
-  return sql`(SELECT COUNT(*) FROM (${sql.join(selects, sql` INTERSECT `)}))`;
+  if (f.none || f.contentType !== undefined || f.archived !== undefined || f.search) return null;
+  const sets = tagSets(f);
+  const hidden = f.hidden ?? [];
+  if (sets.length === 0 && hidden.length === 0) return null;
+  const matched =
+    sets.length === 0 ? sql`(SELECT COUNT(*) FROM clips)` : sets.length === 1 ? setSize(sets[0]) : sql`(SELECT COUNT(*) FROM (${sql.join(sets.map(setSelect), sql` INTERSECT `)}))`;
+  if (hidden.length === 0) return matched;
+  const carrying = sql`SELECT DISTINCT clip_id FROM clip_tags WHERE tag_id IN ${idList(hidden)}`;
+  const withHidden =
+    sets.length === 0
+      ? sql`(SELECT COUNT(*) FROM (${carrying}))`
+      : sql`(SELECT COUNT(*) FROM (${carrying}) h WHERE ${sql.join(sets.map((s) => inSet(s, sql`h.clip_id`)), sql` AND `)})`;
+  return sql`(${matched} - ${withHidden})`;
 }
 
 const where = (parts: RawBuilder<unknown>[]) => (parts.length > 0 ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``);
 
 /** The filter over live clips. */
-function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe'): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${sql.join([isLive(sql`c.expires_at`, f.now), ...filterConditions(f, form)], sql` AND `)}`;
+function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe', indexedSearch = false): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.join([isLive(sql`c.expires_at`, f.now), ...filterConditions(f, form, indexedSearch)], sql` AND `)}`;
 }
 
-export class ClipRepository {
-  constructor(private readonly db: Db) {}
+export class ClipRepository extends ClipStoreRepository {
+  /**
+   * A search term the trigram index finds in few clips: reading those candidates then beats
+   * walking the clips with LIKE (which, for a common term, finds a page of matches at once).
+   * The candidates are counted only up to the limit, so a common term costs little to rule out.
+   * Terms under three characters have no trigram.
+   */
+  async searchIsRare(term: string | undefined): Promise<boolean> {
+    if ([...(term ?? '')].length < TRIGRAM) return false;
+    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (SELECT rowid FROM clip_search
+      WHERE clip_search MATCH ${trigramPhrase(term!)} LIMIT ${RARE_SEARCH + 1})`.execute(this.db);
+    return Number(r.rows[0]?.n ?? 0) <= RARE_SEARCH;
+  }
 
-  async insert(row: Insertable<ClipTable>, db: Db = this.db): Promise<number> {
-    return (await db.insertInto('clips').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  async insert(row: Insertable<ClipTable>): Promise<number> {
+    return (await this.db.insertInto('clips').values(row).returning('id').executeTakeFirstOrThrow()).id;
   }
 
   /**
@@ -120,7 +170,7 @@ export class ClipRepository {
   }
 
   async list(f: ClipFilter, page: { limit: number; offset: number }): Promise<ClipRow[]> {
-    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE ${conditions(f)}
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE ${conditions(f, 'probe', await this.searchIsRare(f.search))}
       ORDER BY c.created_at DESC, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.execute(this.db);
     return r.rows;
   }
@@ -131,8 +181,9 @@ export class ClipRepository {
    * allows (no filter, archived only, content type only) instead of visiting every row.
    */
   async count(f: ClipFilter): Promise<number> {
-    const parts = filterConditions(f, 'set');
-    const expired = [sql`c.expires_at IS NOT NULL`, sql`c.expires_at <= ${f.now}`, ...parts];
+    const parts = filterConditions(f, 'set', await this.searchIsRare(f.search));
+    // Expired clips are few: walk them and probe each condition rather than gather the sets.
+    const expired = [sql`c.expires_at IS NOT NULL`, sql`c.expires_at <= ${f.now}`, ...filterConditions(f, 'probe')];
     const r = await sql<{ n: number }>`SELECT
       ${tagOnlyCount(f) ?? sql`(SELECT COUNT(*) FROM clips c ${where(parts)})`}
       - (SELECT COUNT(*) FROM clips c ${where(expired)}) AS n`.execute(this.db);
@@ -141,7 +192,7 @@ export class ClipRepository {
 
   /** Among the clips `f` matches, how many carry a tag of `hidden`, and which of those tags. */
   async hiddenInfo(f: ClipFilter, hidden: readonly number[]): Promise<{ count: number; tags: string[] }> {
-    const where = conditions(f, 'set');
+    const where = conditions(f, 'set', await this.searchIsRare(f.search));
     const inHidden = sql`IN ${idList(hidden)}`;
     const count = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM clips c WHERE ${where}
       AND EXISTS (SELECT 1 FROM clip_tags hx WHERE hx.clip_id = c.id AND hx.tag_id ${inHidden})`.execute(this.db);
@@ -151,23 +202,23 @@ export class ClipRepository {
     return { count: Number(count.rows[0].n), tags: names.rows.map((r) => r.name) };
   }
 
-  async findLive(id: number, now: string, db: Db = this.db): Promise<ClipRow | undefined> {
-    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE c.id = ${id} AND ${isLive(sql`c.expires_at`, now)}`.execute(db);
+  async findLive(id: number, now: string): Promise<ClipRow | undefined> {
+    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c WHERE c.id = ${id} AND ${isLive(sql`c.expires_at`, now)}`.execute(this.db);
     return r.rows[0];
   }
 
   /** Live clips among `ids`, in id order. */
-  async findLiveMany(ids: readonly number[], now: string, db: Db = this.db): Promise<ClipRow[]> {
+  async findLiveMany(ids: readonly number[], now: string): Promise<ClipRow[]> {
     if (ids.length === 0) return [];
     const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
-      WHERE c.id IN ${idList(ids)} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id`.execute(db);
+      WHERE c.id IN ${idList(ids)} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id`.execute(this.db);
     return r.rows;
   }
 
   /** The oldest live clip with this content. */
-  async findLiveByHash(hash: string, now: string, db: Db = this.db): Promise<ClipRow | undefined> {
+  async findLiveByHash(hash: string, now: string): Promise<ClipRow | undefined> {
     const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
-      WHERE c.content_hash = ${hash} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id LIMIT 1`.execute(db);
+      WHERE c.content_hash = ${hash} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id LIMIT 1`.execute(this.db);
     return r.rows[0];
   }
 
@@ -198,5 +249,53 @@ export class ClipRepository {
       SELECT ct.clip_id, t.id, t.name, t.color FROM clip_tags ct JOIN tags t ON t.id = ct.tag_id
       WHERE ct.clip_id IN ${idList(clipIds)} ORDER BY t.name`.execute(this.db);
     return r.rows;
+  }
+
+  async rename(id: number, filename: string, contentType?: string): Promise<void> {
+    await this.db
+      .updateTable('clips')
+      .set({ filename, ...(contentType !== undefined ? { content_type: contentType } : {}) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Sets is_archived on the live clips among `ids`; returns the ids that changed. */
+  async setArchived(ids: readonly number[], archived: boolean, now: string): Promise<number[]> {
+    const changed = await this.db
+      .updateTable('clips')
+      .set({ is_archived: archived ? 1 : 0 })
+      .where(sql<boolean>`id IN ${idList(ids)}`)
+      .where('is_archived', '=', archived ? 0 : 1)
+      .where(isLive(sql`expires_at`, now))
+      .returning('id')
+      .execute();
+    return changed.map((r) => r.id);
+  }
+
+  /** Sets or clears the expiry of the live clips among `ids`. */
+  async setExpiry(ids: readonly number[], expiresAt: string | null, now: string): Promise<void> {
+    await this.db
+      .updateTable('clips')
+      .set({ expires_at: expiresAt })
+      .where(sql<boolean>`id IN ${idList(ids)}`)
+      .where(isLive(sql`expires_at`, now))
+      .execute();
+  }
+
+  /** Moves a clip in the list order (a merged duplicate goes to the top). */
+  async setCreatedAt(id: number, at: string): Promise<void> {
+    await this.db.updateTable('clips').set({ created_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Deletes the listed clips (links and metadata cascade); returns what went with its bytes. */
+  async deleteMany(ids: readonly number[]): Promise<{ id: number; content_hash: string }[]> {
+    if (ids.length === 0) return [];
+    return this.db.deleteFrom('clips').where(sql<boolean>`id IN ${idList(ids)}`).returning(['id', 'content_hash']).execute();
+  }
+
+  /** Clips whose expiry has passed at `now`. */
+  async expiredIds(now: string): Promise<number[]> {
+    const rows = await this.db.selectFrom('clips').select('id').where('expires_at', 'is not', null).where('expires_at', '<=', now).execute();
+    return rows.map((r) => r.id);
   }
 }

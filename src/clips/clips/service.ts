@@ -1,7 +1,6 @@
 // Clip rules (companion §3): visibility (scope, expiry), upload with dedup, rename, archive,
 // expiration and delete. Every change is one transaction; blob files are garbage-collected
 // only after the rows that referenced them are gone.
-import { sql } from 'kysely';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { isoStamp, rfc3339 } from '../clock.js';
 import type { ClipContext } from '../context.js';
@@ -9,8 +8,8 @@ import type { KeyPrincipal, Scope } from '../http/principal.js';
 import type { StagedBlob } from '../storage/blobs.js';
 import { HEAD_BYTES } from '../storage/blobs.js';
 import { addTagToClips, emitLinkChanges, type LinkChange } from '../tags/assign.js';
+import type { TagRef } from '../tags/names.js';
 import { TagRepository, type TagJson } from '../tags/repository.js';
-import { idList, type TagRef } from '../tags/sql.js';
 import { detectContentType, isTextType } from './content-type.js';
 import { validFilename } from './filenames.js';
 import { ClipRepository, type ClipFilter, type ClipRow } from './repository.js';
@@ -126,38 +125,41 @@ export class ClipService {
     options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
   ): Promise<{ clip: ClipJson; created: boolean }> {
     const contentType = detectContentType({ declared: clip.declaredType, filename: clip.filename, head: staged.head, size: staged.size });
+    // Once the transaction commits, a row refers to the bytes: the blob store need not ask.
+    let committed = false;
     const result = await this.ctx.blobs.commit(
       staged,
-      () =>
-        this.ctx.db.transaction().execute(async (trx) => {
+      async () => {
+        const outcome = await this.ctx.db.transaction().execute(async (trx) => {
           const now = this.now();
-          const existing = options.dedup ? await this.repo.findLiveByHash(staged.hash, now, trx) : undefined;
-          const id =
-            existing?.id ??
-            (await this.repo.insert(
-              {
-                filename: clip.filename,
-                content_type: contentType,
-                size: staged.size,
-                content_hash: staged.hash,
-                text_content: textExcerpt(contentType, staged.head),
-                is_archived: options.archived ? 1 : 0,
-                expires_at: null,
-                created_at: now,
-              },
-              trx,
-            ));
-          const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [id], options.tag, now) : [];
-          return { id, created: !existing, changes };
-        }),
-      this.referenced,
+          const repo = this.repo.in(trx);
+          const existing = options.dedup ? await repo.findLiveByHash(staged.hash, now) : undefined;
+          let row = existing;
+          if (!row) {
+            const values = {
+              filename: clip.filename,
+              content_type: contentType,
+              size: staged.size,
+              content_hash: staged.hash,
+              is_archived: options.archived ? 1 : 0,
+              expires_at: null,
+              created_at: now,
+            };
+            row = { id: await repo.insert({ ...values, text_content: textExcerpt(contentType, staged.head) }), ...values };
+          }
+          const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [row.id], options.tag, now) : [];
+          return { row, created: !existing, changes };
+        });
+        committed = true;
+        return outcome;
+      },
+      (hash) => committed || this.referenced(hash),
     );
     if (result.created) {
-      this.ctx.events.emit('clip:created', { id: result.id, content_type: contentType, filename: clip.filename, size: staged.size });
+      this.ctx.events.emit('clip:created', { id: result.row.id, content_type: contentType, filename: clip.filename, size: staged.size });
     }
     emitLinkChanges(this.ctx.events, result.changes);
-    const row = await this.repo.findLive(result.id, this.now());
-    return { clip: await this.one(row!), created: result.created };
+    return { clip: await this.one(result.row), created: result.created };
   }
 
   /**
@@ -183,43 +185,27 @@ export class ClipService {
     const name = validFilename(filename);
     // Renaming to Markdown makes it Markdown; renaming away keeps the type (reference).
     const markdown = /\.(md|markdown)$/i.test(name);
-    await this.ctx.db
-      .updateTable('clips')
-      .set({ filename: name, ...(markdown ? { content_type: 'text/markdown' } : {}) })
-      .where('id', '=', row.id)
-      .execute();
+    await this.repo.rename(row.id, name, markdown ? 'text/markdown' : undefined);
     this.ctx.events.emit('clip:renamed', { id: row.id, filename: name });
   }
 
   /** Sets is_archived on the live clips among `ids`; emits only for clips that changed. */
   async setArchived(ids: readonly number[], archived: boolean): Promise<void> {
-    const changed = await this.ctx.db
-      .updateTable('clips')
-      .set({ is_archived: archived ? 1 : 0 })
-      .where(sql<boolean>`id IN ${idList(ids)}`)
-      .where('is_archived', '=', archived ? 0 : 1)
-      .where(sql<boolean>`(expires_at IS NULL OR expires_at > ${this.now()})`)
-      .returning('id')
-      .execute();
-    for (const r of changed) this.ctx.events.emit(archived ? 'clip:archived' : 'clip:unarchived', { id: r.id });
+    const changed = await this.repo.setArchived(ids, archived, this.now());
+    for (const id of changed) this.ctx.events.emit(archived ? 'clip:archived' : 'clip:unarchived', { id });
   }
 
   /** Sets (minutes) or clears (null) the expiry of the live clips among `ids`. */
   async setExpiry(ids: readonly number[], minutes: number | null): Promise<void> {
     const now = this.ctx.clock.now();
     const expiresAt = minutes === null ? null : isoStamp(new Date(now.getTime() + minutes * 60_000));
-    await this.ctx.db
-      .updateTable('clips')
-      .set({ expires_at: expiresAt })
-      .where(sql<boolean>`id IN ${idList(ids)}`)
-      .where(sql<boolean>`(expires_at IS NULL OR expires_at > ${isoStamp(now)})`)
-      .execute();
+    await this.repo.setExpiry(ids, expiresAt, isoStamp(now));
   }
 
   /** Deletes the listed clips (live or not) with their links and metadata, then their unshared blobs. */
   async deleteMany(ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const gone = await this.ctx.db.deleteFrom('clips').where(sql<boolean>`id IN ${idList(ids)}`).returning(['id', 'content_hash']).execute();
+    const gone = await this.repo.deleteMany(ids);
     await this.ctx.blobs.release(gone.map((g) => g.content_hash), this.referenced);
     for (const g of gone) this.ctx.events.emit('clip:deleted', g.id);
     return gone.map((g) => g.id);
@@ -232,7 +218,6 @@ export class ClipService {
 
   /** Cleanup step: removes every clip whose expiry has passed. */
   async deleteExpired(): Promise<number> {
-    const expired = await this.ctx.db.selectFrom('clips').select('id').where('expires_at', 'is not', null).where('expires_at', '<=', this.now()).execute();
-    return (await this.deleteMany(expired.map((r) => r.id))).length;
+    return (await this.deleteMany(await this.repo.expiredIds(this.now()))).length;
   }
 }

@@ -3,6 +3,7 @@
 import { ConfigError, flagHelp, parseFlags } from '../../core/config/flags.js';
 import { clipFlags, keyCreateFlags, toClipConfig } from '../config.js';
 import { openStore } from '../store.js';
+import { TagRepository } from '../tags/repository.js';
 import { KeyService } from './service.js';
 
 export const KEY_USAGE = 'stacks clips key create --name NAME [--role viewer|editor|admin] [--scope TAG] [--data-dir DIR]';
@@ -21,9 +22,9 @@ export async function keyCommand(argv: string[], out: (line: string) => void = c
   try {
     let scopedTagId: number | undefined;
     if (values.scope !== '') {
-      const db = store.ctx.db;
-      const byName = await db.selectFrom('tags').select('id').where('name', '=', values.scope.trim()).executeTakeFirst();
-      const byId = !byName && /^[0-9]+$/.test(values.scope) ? await db.selectFrom('tags').select('id').where('id', '=', Number(values.scope)).executeTakeFirst() : undefined;
+      const tags = new TagRepository(store.ctx.db);
+      const byName = await tags.findByName(values.scope.trim());
+      const byId = !byName && /^[0-9]+$/.test(values.scope) ? await tags.find(Number(values.scope)) : undefined;
       const tag = byName ?? byId;
       if (!tag) throw new ConfigError(`--scope: no tag named (or with id) "${values.scope}"; create the tag first`);
       scopedTagId = tag.id;

@@ -1,5 +1,5 @@
 // API key rows; no rules here.
-import type { ClipDb } from '../schema/database.js';
+import { ClipStoreRepository } from '../schema/base-repository.js';
 
 export interface KeyRow {
   id: number;
@@ -14,9 +14,7 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
-export class KeyRepository {
-  constructor(private readonly db: ClipDb) {}
-
+export class KeyRepository extends ClipStoreRepository {
   private selectInfo() {
     return this.db
       .selectFrom('api_keys as k')
@@ -67,6 +65,11 @@ export class KeyRepository {
       .where('is_revoked', '=', 0)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Revokes the active keys scoped to a tag (the tag is being deleted). */
+  async revokeScopedTo(tagId: number, at: string): Promise<void> {
+    await this.db.updateTable('api_keys').set({ is_revoked: 1, revoked_at: at }).where('scoped_tag_id', '=', tagId).where('is_revoked', '=', 0).execute();
   }
 
   /** Deletes revoked rows whose revocation is at or before `cutoff`. */

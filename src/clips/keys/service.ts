@@ -7,6 +7,7 @@ import { keyStamp } from '../clock.js';
 import type { ClipContext } from '../context.js';
 import { isRole, type KeyPrincipal, type Role } from '../http/principal.js';
 import { generateKey, hashKey } from './generate.js';
+import { TagRepository } from '../tags/repository.js';
 import { KeyRepository, type KeyRow } from './repository.js';
 
 export const MAX_KEY_NAME = 100;
@@ -73,8 +74,7 @@ export class KeyService {
     if (scoped !== undefined && scoped !== null && scoped !== 0) {
       if (typeof scoped !== 'number' || !Number.isSafeInteger(scoped)) throw badRequest('scoped_tag_id must be an integer');
       if (scoped < 0) throw badRequest('scoped_tag_id must not be negative');
-      const tag = await this.ctx.db.selectFrom('tags').select('id').where('id', '=', scoped).executeTakeFirst();
-      if (!tag) throw badRequest(`scoped tag ${scoped} not found`);
+      if (!(await new TagRepository(this.ctx.db).find(scoped))) throw badRequest(`scoped tag ${scoped} not found`);
       scopedTagId = scoped;
     }
 

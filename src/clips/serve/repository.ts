@@ -1,7 +1,7 @@
 // What a tag server lists at one level; no rules here.
 import { sql } from 'kysely';
-import type { ClipDb } from '../schema/database.js';
-import { isLive } from '../tags/sql.js';
+import { ClipStoreRepository } from '../schema/base-repository.js';
+import { isLive } from '../schema/fragments.js';
 
 export interface ServedClip {
   id: number;
@@ -12,9 +12,7 @@ export interface ServedClip {
   created_at: string;
 }
 
-export class ServeRepository {
-  constructor(private readonly db: ClipDb) {}
-
+export class ServeRepository extends ClipStoreRepository {
   /** Clips carrying exactly this tag, not archived, not expired, oldest first (companion §9.2). */
   async filesAt(tagId: number, now: string): Promise<ServedClip[]> {
     const r = await sql<ServedClip>`SELECT c.id, c.filename, c.content_type, c.size, c.content_hash, c.created_at

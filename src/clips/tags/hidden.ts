@@ -4,9 +4,8 @@ import type { Kysely } from 'kysely';
 import { parseJson } from '../../core/db/values.js';
 import type { ClipDatabase } from '../schema/database.js';
 import { readSetting, writeSetting } from '../settings/repository.js';
-import { ancestorsOf } from './names.js';
+import { ancestorsOf, type TagRef } from './names.js';
 import type { TagRepository } from './repository.js';
-import type { TagRef } from './sql.js';
 
 type Db = Kysely<ClipDatabase>;
 const KEY = 'hidden_tags';

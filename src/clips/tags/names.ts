@@ -4,6 +4,12 @@ import { badRequest } from '../../core/http/errors.js';
 
 export const MAX_TAG_NAME = 50;
 
+/** A tag as the subtree rules need it. */
+export interface TagRef {
+  id: number;
+  name: string;
+}
+
 /** Trims and validates a tag name; throws 400 with the reason. */
 export function validTagName(raw: unknown): string {
   if (raw === undefined || raw === null) throw badRequest('tag name cannot be empty');

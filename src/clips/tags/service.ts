@@ -1,10 +1,10 @@
 // Tag rules (companion §4): hierarchy with auto-created parents, colours, subtree rename,
 // delete that keeps children and revokes keys scoped to the tag, and tag-scope confinement.
-import { sql } from 'kysely';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../core/http/errors.js';
 import { isoStamp, keyStamp } from '../clock.js';
 import type { ClipContext } from '../context.js';
 import type { KeyPrincipal, Scope } from '../http/principal.js';
+import { KeyRepository } from '../keys/repository.js';
 import { readHiddenList, writeHiddenList } from './hidden.js';
 import { ancestorsOf, inSubtree, validTagName } from './names.js';
 import { TagRepository, type TagJson, type TagRow } from './repository.js';
@@ -18,9 +18,11 @@ export function tagInScope(scope: Scope | null, tag: { id: number; name: string 
 
 export class TagService {
   readonly repo: TagRepository;
+  private readonly keys: KeyRepository;
 
   constructor(private readonly ctx: ClipContext) {
     this.repo = new TagRepository(ctx.db);
+    this.keys = new KeyRepository(ctx.db);
   }
 
   private now(): string {
@@ -66,7 +68,8 @@ export class TagService {
   private async makePath(name: string, mustBeNew: boolean): Promise<TagRow> {
     const now = this.now();
     const { made, tag } = await this.ctx.db.transaction().execute(async (trx) => {
-      const found = await this.repo.findByName(name, trx);
+      const repo = this.repo.in(trx);
+      const found = await repo.findByName(name);
       if (found) {
         if (mustBeNew) throw conflict(`tag already exists: ${name}`);
         return { made: [] as TagRow[], tag: found };
@@ -74,14 +77,14 @@ export class TagService {
       const made: TagRow[] = [];
       let inherited: string | null = null;
       for (const path of [...ancestorsOf(name), name]) {
-        const existing = await this.repo.findByName(path, trx);
+        const existing = await repo.findByName(path);
         if (existing) {
           inherited = existing.color;
           continue;
         }
         // Nearest existing ancestor's colour, else the palette by how many tags exist.
-        const color: string = inherited ?? PALETTE[(await this.repo.countAll(trx)) % PALETTE.length];
-        const row = await trx.insertInto('tags').values({ name: path, color, created_at: now }).returningAll().executeTakeFirstOrThrow();
+        const color: string = inherited ?? PALETTE[(await repo.countAll()) % PALETTE.length];
+        const row = await repo.insert({ name: path, color, created_at: now });
         made.push(row);
         inherited = color;
       }
@@ -108,19 +111,20 @@ export class TagService {
     }
 
     const updated = await this.ctx.db.transaction().execute(async (trx) => {
-      if (color !== undefined) await trx.updateTable('tags').set({ color }).where('id', '=', id).execute();
+      const repo = this.repo.in(trx);
+      if (color !== undefined) await repo.setColor(id, color);
       if (newName !== tag.name) {
-        const subtree = await this.repo.subtree(tag, trx);
+        const subtree = await repo.subtree(tag);
         const renamed = subtree.map((t) => ({ id: t.id, name: newName + t.name.slice(tag.name.length) }));
         for (const r of renamed) validTagName(r.name);
         const moving = new Set(subtree.map((t) => t.id));
-        const clashes = await this.repo.findByNames(renamed.map((r) => r.name), trx);
+        const clashes = await repo.findByNames(renamed.map((r) => r.name));
         if (clashes.some((c) => !moving.has(c.id))) throw conflict('tag rename conflicts with an existing tag');
         // Two steps so a rename inside its own subtree never trips the unique index midway.
-        await sql`UPDATE tags SET name = char(1) || id WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...moving])}))`.execute(trx);
-        for (const r of renamed) await trx.updateTable('tags').set({ name: r.name }).where('id', '=', r.id).execute();
+        await repo.parkNames([...moving]);
+        for (const r of renamed) await repo.setName(r.id, r.name);
       }
-      return (await this.repo.find(id, trx))!;
+      return (await repo.find(id))!;
     });
     this.ctx.events.emit('tag:updated', { id: updated.id, name: updated.name, color: updated.color });
   }
@@ -134,15 +138,10 @@ export class TagService {
     if (!tagInScope(caller.scope, tag)) throw forbidden('tag is outside the key\'s scope');
     const revokedAt = keyStamp(this.ctx.clock.now());
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('api_keys')
-        .set({ is_revoked: 1, revoked_at: revokedAt })
-        .where('scoped_tag_id', '=', id)
-        .where('is_revoked', '=', 0)
-        .execute();
+      await this.keys.in(trx).revokeScopedTo(id, revokedAt);
       const hidden = await readHiddenList(trx);
       if (hidden.includes(id)) await writeHiddenList(trx, hidden.filter((h) => h !== id));
-      await trx.deleteFrom('tags').where('id', '=', id).execute();
+      await this.repo.in(trx).delete(id);
     });
     this.ctx.events.emit('tag:deleted', id);
   }

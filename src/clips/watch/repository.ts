@@ -1,9 +1,8 @@
 // Watch-folder rows and the global pause setting; no rules here.
-import type { Kysely, Updateable } from 'kysely';
-import type { ClipDatabase, WatchedFolderTable } from '../schema/database.js';
+import type { Updateable } from 'kysely';
+import { ClipStoreRepository } from '../schema/base-repository.js';
+import type { WatchedFolderTable } from '../schema/database.js';
 import { readSetting, writeSetting } from '../settings/repository.js';
-
-type Db = Kysely<ClipDatabase>;
 
 export interface WatchRow {
   id: number;
@@ -23,9 +22,7 @@ export type WatchPatch = Updateable<WatchedFolderTable>;
 
 const GLOBAL_PAUSE = 'global_watch_paused';
 
-export class WatchRepository {
-  constructor(private readonly db: Db) {}
-
+export class WatchRepository extends ClipStoreRepository {
   /** Newest first (companion §7.1). */
   list(): Promise<WatchRow[]> {
     return this.db.selectFrom('watched_folders').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
