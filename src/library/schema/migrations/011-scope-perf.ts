@@ -19,15 +19,15 @@ async function ownerInListOrder(db: AnyDb): Promise<void> {
 
 /**
  * SQLite has no substring index on names (PostgreSQL has its trigram index): a scoped list
- * filtered by name reads the subtree's names from (owner_id, lower(name)), the expression the
- * Name filter compares, and reads a row only when its name matches. It replaces the plain
- * owner_id index, which the planner would otherwise prefer as the narrower one; lookups by
- * owner alone use either index's prefix.
+ * filtered by name reads the subtree's names from (owner_id, id, lower(name)) — lower(name) is
+ * the expression the Name filter compares — and reads a row only when its name matches. It
+ * replaces the plain owner_id index, which the planner would otherwise prefer as the narrower
+ * one; the id keeps a group's entries in id order as before (MRQL's scoped pages in id order).
  */
 async function sqliteOwnerNames(db: AnyDb): Promise<void> {
   for (const table of ['resources', 'notes']) {
     await sql.raw(`DROP INDEX idx_${table}_owner_id`).execute(db);
-    await sql.raw(`CREATE INDEX idx_${table}_owner_lower_name ON ${table} (owner_id, lower(name))`).execute(db);
+    await sql.raw(`CREATE INDEX idx_${table}_owner_id_name ON ${table} (owner_id, id, lower(name))`).execute(db);
   }
 }
 
