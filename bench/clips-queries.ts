@@ -20,7 +20,7 @@ function arg(name: string, fallback: string): string {
 }
 const CLIPS = Number(arg('clips', '100000'));
 const RUNS = Number(arg('runs', '30'));
-const file = arg('db', join(mkdtempSync(join(tmpdir(), 'clip-queries-')), 'clips.db'));
+const file = process.argv.includes('--db') ? arg('db', '') : join(mkdtempSync(join(tmpdir(), 'clip-queries-')), 'clips.db');
 
 const fresh = !existsSync(file);
 const handle = connect<ClipDatabase>({ kind: 'sqlite', dsn: file });
