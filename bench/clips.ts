@@ -3,13 +3,13 @@
 // process, as `stacks clips` runs it; fixtures for the list are loaded straight into SQLite.
 // Run: npx tsx bench/clips.ts [--clips 10000] [--uploads 400] [--concurrency 8] [--large-mib 100]
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { keyCreate, startProcess, streamUpload } from '../test/clips/process.js';
+import { plainCopyMBps } from './plain-copy.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -77,26 +77,6 @@ function loadFixtures(dir: string, n: number): void {
   db.close();
 }
 
-/** A plain streamed copy of `size` bytes with fsync, on the same disk: the reference speed. */
-async function fileCopyMBps(dir: string, size: number): Promise<number> {
-  const src = join(dir, 'copy-src.bin');
-  const dst = join(dir, 'copy-dst.bin');
-  const chunk = Buffer.alloc(1024 * 1024, 7);
-  const out = createWriteStream(src);
-  for (let left = size; left > 0; left -= chunk.length) if (!out.write(chunk.subarray(0, Math.min(left, chunk.length)))) await new Promise<void>((r) => out.once('drain', () => r()));
-  await new Promise<void>((r) => out.end(() => r()));
-  const start = performance.now();
-  // Same shape as an upload: read in chunks, write, fsync before the file counts as stored.
-  const handle = await open(dst, 'w');
-  for await (const piece of createReadStream(src)) await handle.write(piece as Buffer);
-  await handle.sync();
-  await handle.close();
-  const seconds = (performance.now() - start) / 1000;
-  rmSync(src);
-  rmSync(dst);
-  return +(size / 1e6 / seconds).toFixed(1);
-}
-
 const root = mkdtempSync(join(tmpdir(), 'stacks-clips-bench-'));
 const dataDir = join(root, 'data');
 try {
@@ -142,7 +122,7 @@ try {
       'small-clip upload': await latency(pid, 100, (i) => upload(UPLOADS + i)),
     };
 
-    const copy = await fileCopyMBps(root, LARGE);
+    const copy = await plainCopyMBps(root, LARGE);
     const start = performance.now();
     const up = await streamUpload(svc.url, key, LARGE);
     if (up.status !== 201) throw new Error(`large upload: HTTP ${up.status}`);

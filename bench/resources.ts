@@ -1,12 +1,7 @@
-// Resource benchmarks (issue 4): upload throughput against a plain copy of the same bytes on the
-// same disk, and list latency at 100,000 resources (API and the HTML grid page).
-// Run: npx tsx bench/resources.ts [--resources 100000] [--files 6] [--mb 32] [--backend sqlite|postgres]
-import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, openSync, fsyncSync, closeSync, writeFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+// Resource list latency at 100,000 resources (issue 4): API filters and the HTML grid page.
+// Upload throughput is measured by bench/uploads.ts.
+// Run: npx tsx bench/resources.ts [--resources 100000] [--backend sqlite|postgres]
 import { performance } from 'node:perf_hooks';
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import { startTestLibrary } from '../test/helpers/library.js';
 
 function arg(name: string, fallback: string): string {
@@ -14,18 +9,7 @@ function arg(name: string, fallback: string): string {
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
 const total = Number(arg('resources', '100000'));
-const files = Number(arg('files', '6'));
-const mb = Number(arg('mb', '32'));
 if (arg('backend', 'sqlite') === 'postgres') process.env.TEST_DB = 'postgres';
-
-function hasCurl(): boolean {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -45,62 +29,7 @@ async function measure(label: string, runs: number, request: (i: number) => Prom
 
 const lib = await startTestLibrary(['-hash-worker-disabled']);
 try {
-  // 1. Upload throughput: multipart over loopback, hashed, fsynced and renamed into place.
-  const payloads = Array.from({ length: files }, () => randomBytes(mb * 1024 * 1024));
-  // curl (when installed) is the client, so the client's own work does not share the server's
-  // event loop; otherwise fetch in this process.
-  const curl = hasCurl();
-  const uploadDir = join(lib.dir, 'upload-src');
-  mkdirSync(uploadDir, { recursive: true });
-  const uploadFiles = payloads.map((data, i) => {
-    const p = join(uploadDir, `bench-${i}.bin`);
-    writeFileSync(p, data);
-    return p;
-  });
-  const uploadStart = performance.now();
-  for (const [i, data] of payloads.entries()) {
-    if (curl) {
-      // Asynchronous: the server runs in this process and must keep serving meanwhile.
-      const { stdout: out } = await promisify(execFile)('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'accept: application/json', '-F', `resource=@${uploadFiles[i]}`, `${lib.url}/v1/resource`]);
-      if (out !== '200') throw new Error(`upload: HTTP ${out}`);
-      continue;
-    }
-    const form = new FormData();
-    form.append('resource', new Blob([new Uint8Array(data)]), `bench-${i}.bin`);
-    const r = await fetch(`${lib.url}/v1/resource`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
-    if (r.status !== 200) throw new Error(`upload: HTTP ${r.status} ${await r.text()}`);
-  }
-  const uploadSeconds = (performance.now() - uploadStart) / 1000;
-  rmSync(uploadDir, { recursive: true, force: true });
-  // The same bytes copied file to file (with fsync) on the same disk, as the baseline.
-  const copyDir = join(lib.dir, 'copy-baseline');
-  mkdirSync(copyDir, { recursive: true });
-  const sources = payloads.map((data, i) => {
-    const p = join(copyDir, `src-${i}.bin`);
-    writeFileSync(p, data);
-    return p;
-  });
-  const copyStart = performance.now();
-  for (const src of sources) {
-    const dst = `${src}.copy`;
-    copyFileSync(src, dst);
-    const fd = openSync(dst, 'r+');
-    fsyncSync(fd);
-    closeSync(fd);
-  }
-  const copySeconds = (performance.now() - copyStart) / 1000;
-  rmSync(copyDir, { recursive: true, force: true });
-  const totalMb = files * mb;
-  const upload = {
-    client: curl ? 'curl' : 'fetch (same process)',
-    files,
-    file_mb: mb,
-    upload_mb_per_s: +(totalMb / uploadSeconds).toFixed(1),
-    plain_copy_mb_per_s: +(totalMb / copySeconds).toFixed(1),
-    ratio: +(copySeconds / uploadSeconds).toFixed(2),
-  };
-
-  // 2. List latency at `total` resources, loaded in bulk straight into the database.
+  // List latency at `total` resources, loaded in bulk straight into the database.
   const db = lib.lib.db;
   const now = Date.now();
   const category = (await db.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirstOrThrow()).id;
@@ -137,7 +66,7 @@ try {
     await measure('list sorted by file size', 30, () => lib.fetch('/v1/resources?SortBy=file_size%20desc')),
     await measure('HTML grid page 1', 30, () => lib.fetch('/resources')),
   ];
-  console.log(JSON.stringify({ benchmark: 'resources', backend: process.env.TEST_DB ?? 'sqlite', upload, resources: total, load_ms: Math.round(loadMs), results }, null, 2));
+  console.log(JSON.stringify({ benchmark: 'resources', backend: process.env.TEST_DB ?? 'sqlite', resources: total, load_ms: Math.round(loadMs), results }, null, 2));
 } finally {
   await lib.close();
 }

@@ -27,7 +27,8 @@ export interface TestStartOptions {
   log?: (msg: string) => void;
 }
 
-async function freshPostgresDsn(): Promise<{ dsn: string; drop: () => Promise<void> }> {
+/** A new, empty PostgreSQL database (benchmarks use it for a library started as its own process). */
+export async function freshPostgresDsn(): Promise<{ dsn: string; drop: () => Promise<void> }> {
   const name = `stacks_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
