@@ -5,13 +5,11 @@
 // may run inside mah.db.transaction: they store files a rollback could not take back.
 import { multi } from '../../core/lua/index.js';
 import type { StagedFile } from '../../core/storage/file-store.js';
-import type { RuntimeSettings } from '../admin/settings.js';
 import { visibilityOf } from '../auth/visibility.js';
-import type { IngestService, ResourceWrite } from '../resources/ingest.js';
+import type { ResourceWrite } from '../resources/ingest.js';
 import { trimName } from '../resources/ingest.js';
 import type { ResourceRow } from '../resources/records.js';
 import { nameFromUrl, splitUrls } from '../resources/remote.js';
-import type { VersionService } from '../versions/service.js';
 import { idList, optId, options, positiveId, text } from './db-args.js';
 import { inPluginTransaction, refusedInTransaction } from './db-tx.js';
 import type { DbKit, Row } from './db-kit.js';
@@ -21,13 +19,6 @@ const SCHEME = /^https?:\/\//i;
 const BAD_SCHEME = 'unsupported URL scheme (only http and https are allowed)';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const WHY = 'it stores a file, which a rollback could not take back';
-
-export interface CreationServices {
-  ingest: IngestService;
-  versions: VersionService;
-  settings: RuntimeSettings;
-  log: (message: string) => void;
-}
 
 /** Standard base64 (line breaks ignored, padding required), or an error naming what is wrong. */
 function decodeBase64(v: unknown): Buffer {

@@ -15,9 +15,12 @@ import type { ResourceService } from '../resources/service.js';
 import type { Filesystems } from '../resources/storage.js';
 import type { LibraryDb } from '../schema/database.js';
 import type { TagService } from '../tags/service.js';
+import type { RuntimeSettings } from '../admin/settings.js';
+import type { RelationService } from '../relations/service.js';
+import type { RelationTypeService } from '../relations/types.js';
+import type { IngestService } from '../resources/ingest.js';
+import type { VersionService } from '../versions/service.js';
 import type { CapabilityId } from './capabilities.js';
-import type { CreationServices } from './db-create.js';
-import type { RelationServices } from './db-relations.js';
 import { currentInvocation } from './invocation.js';
 import { clearMrqlCache } from './mrql-cache.js';
 import type { MahPlugin } from './mah.js';
@@ -27,6 +30,20 @@ export interface AccountState {
   role: string;
   scope_group_id: number | null;
   disabled: unknown;
+}
+
+/** What the relation writers use (db-relations.ts). */
+export interface RelationServices {
+  relations: RelationService;
+  relationTypes: RelationTypeService;
+}
+
+/** What the resource-creating writers use (db-create.ts). */
+export interface CreationServices {
+  ingest: IngestService;
+  versions: VersionService;
+  settings: RuntimeSettings;
+  log: (message: string) => void;
 }
 
 export interface DbServices extends RelationServices, CreationServices {

@@ -7,17 +7,10 @@ import { forbidden } from '../../core/http/errors.js';
 import { multi } from '../../core/lua/index.js';
 import { can } from '../auth/principal.js';
 import { OUTSIDE_SCOPE, SEE_ALL } from '../auth/visibility.js';
-import type { RelationService } from '../relations/service.js';
-import type { RelationTypeService } from '../relations/types.js';
 import { optId, options, positiveId, text } from './db-args.js';
 import type { DbKit } from './db-kit.js';
 
 const ROLE_REFUSED = 'your role does not have permission to perform this operation';
-
-export interface RelationServices {
-  relations: RelationService;
-  relationTypes: RelationTypeService;
-}
 
 /** The §11.7 return shapes: optional ids only when set. */
 function withIds(base: Record<string, unknown>, ids: Record<string, number | null | undefined>): Record<string, unknown> {
