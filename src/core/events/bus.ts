@@ -27,6 +27,11 @@ export interface ChangeEvent<P = unknown> {
   data?: Record<string, unknown>;
   /** Every entity a bulk change touches (bulk deletes), for per-item listeners. */
   ids?: number[];
+  /**
+   * The fields of every entity a bulk update touches, for per-item listeners: as stored before
+   * the change on `before`, refreshed by the service before `after`.
+   */
+  items?: Record<string, unknown>[];
 }
 
 export interface RequestOrigin {

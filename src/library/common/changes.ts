@@ -29,6 +29,8 @@ export interface ChangeData {
 export interface ChangeInput {
   data?: ChangeData;
   ids?: number[];
+  /** Per-item fields of a bulk update (§16.4: each item fires its hooks). */
+  items?: ChangeData[];
 }
 
 export async function withChange<R>(
@@ -39,7 +41,7 @@ export async function withChange<R>(
   work: () => Promise<ChangeOutcome<R>>,
   input: ChangeInput = {},
 ): Promise<R> {
-  await bus.before({ entityType, action, principal: actor.principal, origin: actor.origin, data: input.data, ids: input.ids });
+  await bus.before({ entityType, action, principal: actor.principal, origin: actor.origin, data: input.data, ids: input.ids, items: input.items });
   const done = await work();
   if (done.unchanged) return done.result;
   if (input.data && done.id !== undefined) input.data.id = done.id;
@@ -55,6 +57,7 @@ export async function withChange<R>(
     origin: actor.origin,
     data: input.data,
     ids: input.ids,
+    items: input.items,
   });
   return done.result;
 }

@@ -43,6 +43,7 @@ export function downloadJobsFeature({ lib }: FeatureHost, importer: DownloadImpo
       ownerOf: (id) => lib.jobs.ownerOf(id),
       actingAs,
       importer,
+      pluginEgress: (plugin) => service.pluginEgress(plugin),
       onBlocked: (url, detail) =>
         void lib.audit.note({ level: 'warning', action: 'system', entityType: 'download', message: `refused to fetch ${url.slice(0, 500)}: private address`, details: { url, ...detail } }),
     }),

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { FetchError, safeFetch } from '../../core/net/safe-fetch.js';
+import type { PluginEgress } from './service.js';
 import type { JobKind } from '../../core/jobs/queue.js';
 import type { AddressPolicy } from '../../core/net/addresses.js';
 import type { RuntimeSettings } from '../admin/settings.js';
@@ -39,6 +40,8 @@ export interface DownloadKindOptions {
    * with its targets checked against its current scope; throws when it may no longer do this.
    */
   actingAs: (ownerId: number | null, payload: DownloadPayload) => Promise<Principal>;
+  /** The egress policy of the plugin that queued a job, looked up at every attempt. */
+  pluginEgress: (plugin: string) => PluginEgress | null;
   /** Refused fetches are reported with their detail (never shown to the client). */
   onBlocked: (url: string, detail: Record<string, unknown>) => void;
 }
@@ -65,10 +68,15 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
       // Checked before anything is fetched: the owner may have lost the target since submitting.
       const owner = await o.actingAs(o.ownerOf(job.id) ?? null, payload);
       const maxBytes = Number(o.settings.get('max_upload_size'));
+      const egress = payload.plugin === undefined ? null : o.pluginEgress(payload.plugin);
+      if (payload.plugin !== undefined && !egress) {
+        throw new Error(`refusing to download: plugin "${payload.plugin}" is not enabled or its network policy is unavailable`);
+      }
       let res;
       try {
         res = await safeFetch(payload.url, {
-          policy: o.policy,
+          policy: egress?.policy ?? o.policy,
+          checkUrl: egress?.checkUrl,
           connectTimeoutMs: o.settings.millis('remote_connect_timeout'),
           idleTimeoutMs: o.settings.millis('remote_idle_timeout'),
           overallTimeoutMs: o.settings.millis('remote_overall_timeout'),

@@ -7,8 +7,11 @@ import { remoteFields } from '../resources/fields.js';
 export const RemoteInput = Type.Object(remoteFields);
 export type RemoteParams = Static<typeof RemoteInput>;
 
-/** One job's payload: the parameters with exactly one URL. */
-export type DownloadPayload = Omit<RemoteParams, 'URL' | 'background'> & { url: string };
+/**
+ * One job's payload: the parameters with exactly one URL, and the plugin that queued it, whose
+ * egress policy every attempt runs under.
+ */
+export type DownloadPayload = Omit<RemoteParams, 'URL' | 'background'> & { url: string; plugin?: string };
 
 /** Splits URL on newlines into one payload per valid http(s) URL (400 when none). */
 export function downloadPayloads(params: RemoteParams): DownloadPayload[] {

@@ -1,5 +1,6 @@
 // Download rules: submitting URLs as queue jobs, and retrying or deleting history rows with a
 // per-row outcome (companion §7.2, §7.3). Controls on jobs the caller may not see answer 404.
+import type { AddressPolicy } from '../../core/net/addresses.js';
 import { OUTSIDE_SCOPE, visibilityOf } from '../auth/visibility.js';
 import type { VisibilityRepository } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
@@ -24,6 +25,12 @@ export interface RowOutcome {
   reason?: string;
 }
 
+/** How a plugin's downloads may reach the network: its address policy and its host allowlist. */
+export interface PluginEgress {
+  policy: AddressPolicy;
+  checkUrl: (url: URL) => void;
+}
+
 export class DownloadService {
   constructor(
     readonly queue: JobQueue,
@@ -31,9 +38,15 @@ export class DownloadService {
     private readonly visibility: VisibilityRepository,
   ) {}
 
+  /**
+   * The egress policy of a plugin's queued downloads, resolved by plugin name at every attempt
+   * (library-plugins.md §15.1); null when the plugin is not enabled. The plugin host sets it.
+   */
+  pluginEgress: (plugin: string) => PluginEgress | null = () => null;
+
   /** Queues one job per URL line; 503 when the queue cannot take them all. */
-  async submit(principal: Principal, params: RemoteParams): Promise<JobSnapshot[]> {
-    const payloads = downloadPayloads(params);
+  async submit(principal: Principal, params: RemoteParams, plugin?: string): Promise<JobSnapshot[]> {
+    const payloads = downloadPayloads(params).map((p) => (plugin ? { ...p, plugin } : p));
     await this.checkTargets(principal, params);
     return this.enqueue(principal, payloads);
   }

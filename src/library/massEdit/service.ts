@@ -9,7 +9,7 @@ import { nowIso } from '../../core/db/values.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.js';
 import type { Actor } from '../auth/principal.js';
 import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
-import { withChange } from '../common/changes.js';
+import { withChange, type ChangeData } from '../common/changes.js';
 import type { ContentKind, LinkSpec } from '../common/content.js';
 import type { NamedDeps } from '../common/named.js';
 import { checkMeta } from '../meta/schema.js';
@@ -159,10 +159,13 @@ export class ContentEdits {
       const matched = await this.deps.transactor.run((tx) => this.resolveSelection(tx, kind, plan, ceiling, vis));
       return { entity: kind.entity, matched: matched.length, affected: 0, ops: names.map((op) => ({ op, rowsAffected: 0 })), dryRun: true };
     }
+    // The selection is resolved first so that hooks see every item (§16.4: a veto on any item
+    // cancels the batch, and each changed item fires its after-hook).
+    const selection = await this.deps.transactor.run((tx) => this.resolveSelection(tx, kind, plan, ceiling, vis));
+    const items = await this.hookItems(this.repo, kind, selection);
     return withChange(this.deps.bus, actor, 'update', kind.entity, async () => {
       const result = await this.deps.transactor.run(async (tx) => {
         const content = this.repo.in(tx);
-        const selection = await this.resolveSelection(tx, kind, plan, ceiling, vis);
         const touched = new Set<number>();
         const counts: number[] = [];
         for (const op of plan.links) {
@@ -176,11 +179,24 @@ export class ContentEdits {
         if (plan.owner) counts.push(await this.runOwner(tx, kind, plan.owner, selection, touched, vis));
         const now = nowIso();
         for (const part of chunks([...touched])) await content.touch(kind.table, part, now);
+        // After-hooks fire for the items that changed, with their fields as committed.
+        const changed = await this.hookItems(content, kind, [...touched]);
+        items.splice(0, items.length, ...changed);
         return { entity: kind.entity, matched: selection.length, affected: touched.size, ops: names.map((op, i) => ({ op, rowsAffected: counts[i] })), dryRun: false };
       });
       const summary = result.ops.map((o) => `${o.op} (${o.rowsAffected})`).join(', ') || 'no ops';
       return { message: `Mass edit of ${result.matched} ${kind.plural}: ${summary}`, result };
-    });
+    }, { items });
+  }
+
+  private async hookItems(repo: ContentRepository, kind: ContentKind, ids: readonly number[]): Promise<ChangeData[]> {
+    const out: ChangeData[] = [];
+    for (const part of chunks([...ids].sort((a, b) => a - b))) {
+      for (const r of await repo.hookRows(kind.table, part)) {
+        out.push({ id: Number(r.id), name: r.name, description: r.description ?? '', meta: typeof r.meta === 'string' ? r.meta : JSON.stringify(r.meta ?? {}) });
+      }
+    }
+    return out;
   }
 
   /** Sets one dot path of an entity's Meta, keeping every sibling (contract: Edit meta). */

@@ -15,11 +15,11 @@ import type { ResourceService } from '../resources/service.js';
 import type { Filesystems } from '../resources/storage.js';
 import type { LibraryDb } from '../schema/database.js';
 import type { TagService } from '../tags/service.js';
+import type { RuntimeSettings } from '../admin/settings.js';
 import type { RelationService } from '../relations/service.js';
 import type { RelationTypeService } from '../relations/types.js';
 import type { IngestService } from '../resources/ingest.js';
 import type { VersionService } from '../versions/service.js';
-import type { RuntimeSettings } from '../admin/settings.js';
 import type { CapabilityId } from './capabilities.js';
 import { currentInvocation } from './invocation.js';
 import { clearMrqlCache } from './mrql-cache.js';
@@ -32,18 +32,18 @@ export interface AccountState {
   disabled: unknown;
 }
 
-/** What the resource-creating functions (db-create.ts) use. */
+/** What the relation writers use (db-relations.ts). */
+export interface RelationServices {
+  relations: RelationService;
+  relationTypes: RelationTypeService;
+}
+
+/** What the resource-creating writers use (db-create.ts). */
 export interface CreationServices {
   ingest: IngestService;
   versions: VersionService;
   settings: RuntimeSettings;
   log: (message: string) => void;
-}
-
-/** What the relation functions (db-relations.ts) use. */
-export interface RelationServices {
-  relations: RelationService;
-  relationTypes: RelationTypeService;
 }
 
 export interface DbServices extends RelationServices, CreationServices {

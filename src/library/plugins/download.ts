@@ -141,7 +141,7 @@ async function submit(plugin: MahPlugin & { header: PluginHeader }, deps: Downlo
   const actor = currentInvocation().actor ?? deps.root();
   const params = paramsOf(url, o);
   if (due === null) {
-    const [job] = await deps.downloads.submit(actor, params);
+    const [job] = await deps.downloads.submit(actor, params, plugin.name);
     return { id: job.id, url, status: 'pending' };
   }
   await deps.downloads.checkTargets(actor, params);
@@ -219,7 +219,7 @@ export class ScheduledDownloads {
     const busy = this.deps.queue.list().some((j) => j.source === DOWNLOAD && !TERMINAL.has(j.status) && j.url === row.url);
     if (busy) return this.deps.rows.release(row.id, token);
     try {
-      const [job] = await this.deps.downloads.submit(owner, { ...params, URL: row.url });
+      const [job] = await this.deps.downloads.submit(owner, { ...params, URL: row.url }, row.plugin_name);
       await this.deps.rows.submitted(row.id, token, job.id);
     } catch (e) {
       await fail((e as Error).message);

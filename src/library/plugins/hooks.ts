@@ -15,9 +15,20 @@ export const HOOK_BUDGET_MS = 5000;
 const HOOKED_ENTITIES = new Set(['resource', 'note', 'group', 'tag', 'category']);
 const TEXT_FIELDS: Record<string, string[]> = { tag: ['name', 'description'], category: ['name', 'description'] };
 
+/**
+ * The entities an event fires hooks for: each id of a bulk delete, each item of a bulk update,
+ * or the one entity of the event (undefined).
+ */
+function targetsOf(e: ChangeEvent<Principal>): (number | Record<string, unknown> | undefined)[] {
+  if (e.action === 'delete' && e.ids) return e.ids;
+  if (e.action !== 'delete' && e.items) return e.items;
+  return [undefined];
+}
+
 /** The payload of §16.3 for one entity of the event. */
-function payloadOf(e: ChangeEvent<Principal>, phase: 'before' | 'after', id: number | undefined): Record<string, unknown> {
-  const data = e.data ?? {};
+function payloadOf(e: ChangeEvent<Principal>, phase: 'before' | 'after', target: number | Record<string, unknown> | undefined): Record<string, unknown> {
+  const id = typeof target === 'number' ? target : undefined;
+  const data = (typeof target === 'object' ? target : e.data) ?? {};
   if (e.action === 'delete') {
     const out: Record<string, unknown> = { id: id ?? data.id ?? e.id ?? 0 };
     if (phase === 'after' && e.ids === undefined) out.name = data.name ?? e.name ?? '';
@@ -68,19 +79,19 @@ export class HookDispatcher {
     const event = `before_${e.entityType}_${e.action}`;
     const handlers = this.handlers(event);
     if (handlers.length === 0) return;
-    const ids = e.action === 'delete' && e.ids ? e.ids : [undefined];
     const nested = currentLuaChain().length > 0;
-    for (const id of ids) {
+    for (const target of targetsOf(e)) {
       for (const { plugin, index } of handlers) {
         const ref = plugin.registry.hooks.get(event)?.[index];
         if (!ref || plugin.revoked) continue;
         if (await this.skipReentrant(plugin, event)) continue;
-        const payload = payloadOf(e, 'before', id);
+        const payload = payloadOf(e, 'before', target);
         try {
           const [result] = await invocations.run({ actor: actorFor(e.principal), origin: e.origin }, () =>
             ref.call([payload], { entry: `hook ${event}`, budgetMs: HOOK_BUDGET_MS, result: 'map', lockTimeoutMs: nested ? HOOK_BUDGET_MS : undefined }),
           );
-          if (result && typeof result === 'object' && e.data && e.action !== 'delete') {
+          // Rewrites apply to single-entity changes; a bulk update's items can only be vetoed.
+          if (result && typeof result === 'object' && e.data && e.action !== 'delete' && target === undefined) {
             for (const f of TEXT_FIELDS[e.entityType] ?? ['name', 'description', 'meta']) {
               const v = (result as Record<string, unknown>)[f];
               if (typeof v === 'string') e.data[f] = v;
@@ -106,17 +117,16 @@ export class HookDispatcher {
     if (handlers.length === 0) return;
     // Inside a plugin's mah.db.transaction the change is not committed yet (§11.10).
     if (deferUntilCommit(() => this.after(e))) return;
-    const ids = e.action === 'delete' && e.ids ? e.ids : [undefined];
     const nested = currentLuaChain().length > 0;
     const budgetEnds = Date.now() + HOOK_BUDGET_MS;
-    for (const id of ids) {
+    for (const target of targetsOf(e)) {
       for (const { plugin, index } of handlers) {
         const ref = plugin.registry.hooks.get(event)?.[index];
         if (!ref || plugin.revoked) continue;
         if (await this.skipReentrant(plugin, event)) continue;
         try {
           await invocations.run({ actor: actorFor(e.principal), origin: e.origin }, () =>
-            ref.call([payloadOf(e, 'after', id)], {
+            ref.call([payloadOf(e, 'after', target)], {
               entry: `hook ${event}`,
               budgetMs: HOOK_BUDGET_MS,
               lockTimeoutMs: nested ? Math.max(0, budgetEnds - Date.now()) : undefined,

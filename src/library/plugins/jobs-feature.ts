@@ -4,6 +4,7 @@
 // attach() once the manager exists.
 import type { FeatureHost } from '../context.js';
 import type { DownloadService } from '../downloads/service.js';
+import { checkHost, egressOf } from './http.js';
 import { scopedAccess } from '../auth/scoped-access.js';
 import type { ActionJobStore } from './action-jobs.js';
 import { registerActionRoutes } from './action-routes.js';
@@ -43,6 +44,13 @@ export function pluginJobsFeature({ app, lib }: FeatureHost, log: (message: stri
     attach(manager) {
       let scheduled: ScheduledDownloads | null = null;
       if (manager) {
+        // Queued downloads of a plugin run under its egress policy while it is enabled (§15.1).
+        deps.downloads.pluginEgress = (name) => {
+          const plugin = manager.get(name);
+          if (!plugin) return null;
+          const egress = egressOf(plugin);
+          return { policy: egress.policy, checkUrl: (u) => checkHost(egress, u) };
+        };
         downloadDeps = {
           downloads: deps.downloads,
           queue: lib.jobs,

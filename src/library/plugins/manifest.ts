@@ -1,5 +1,6 @@
 // Reading a plugin's `plugin` table (library-plugins.md §4, §6.1): identity, the manifest and
 // setting definitions. The input is the table as converted out of Lua (raw reads, §9.5).
+import { limitsKey, parseDownloadLimits, type DownloadLimit } from './download-limits.js';
 import { CAPABILITY_IDS, effectiveCapabilities, isCapability, type CapabilityId } from './capabilities.js';
 import { canonicalRules, NetworkRuleError, parseNetworkRule, tooBroadForPrivate, type NetworkRule } from './network.js';
 
@@ -26,7 +27,7 @@ export interface Manifest {
   allowPrivateHosts: boolean;
   dependencies: string[];
   minAppVersion: string;
-  downloadLimits: unknown[] | null;
+  downloadLimits: DownloadLimit[] | null;
 }
 
 export interface PluginHeader {
@@ -156,10 +157,13 @@ function parseManifest(t: Record<string, unknown>): Manifest {
     if (!MIN_APP_VERSION.test(t.min_app_version)) throw new ManifestError(`min_app_version "${t.min_app_version}" is not a version such as "1.2.0"`);
     minAppVersion = t.min_app_version;
   }
-  let downloadLimits: unknown[] | null = null;
+  let downloadLimits: DownloadLimit[] | null = null;
   if (t.download_limits !== undefined) {
-    if (!Array.isArray(t.download_limits)) throw new ManifestError('download_limits must be an array of tables');
-    downloadLimits = t.download_limits;
+    try {
+      downloadLimits = parseDownloadLimits(t.download_limits);
+    } catch (e) {
+      throw new ManifestError((e as Error).message);
+    }
   }
   return { apiVersion: v, capabilities: effectiveCapabilities(caps), network, allowPrivateHosts, dependencies: [...new Set(dependencies)], minAppVersion, downloadLimits };
 }
@@ -198,7 +202,7 @@ export function manifestKey(header: PluginHeader): string {
     p: m.allowPrivateHosts,
     d: [...m.dependencies].sort(),
     a: m.minAppVersion,
-    l: m.downloadLimits,
+    l: m.downloadLimits ? limitsKey(m.downloadLimits) : null,
   });
 }
 

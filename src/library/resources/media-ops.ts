@@ -160,6 +160,6 @@ export class MediaOps {
         for (const [id, s] of sizes) await resources.update(id, { width: s.width, height: s.height }, vis);
       });
       return { message: `Recalculated dimensions of resources ${unique.join(', ')}`, result: undefined };
-    });
+    }, { items: rows.map((r) => ({ id: r.id, name: r.name, description: r.description, meta: r.meta })) });
   }
 }

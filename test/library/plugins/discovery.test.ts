@@ -27,6 +27,13 @@ const refused: Record<string, [string, string]> = {
   r18: ['{ name = "r18", ["vérsion"] = "1" }', 'non-ASCII'],
   r19: ['{ name = "Bad Name" }', 'must match'],
   r21: ['{ name = "r21", api_version = 1, network = { "[2001:db8::1" } }', 'network entry'],
+  // download_limits (§15.5): each malformed shape refuses the plugin.
+  r22: ['{ name = "r22", api_version = 1, download_limits = "fast" }', 'download_limits must be an array of tables'],
+  r23: ['{ name = "r23", api_version = 1, download_limits = { { concurrency = 2 } } }', 'download_limits[1]: host must be a network rule'],
+  r24: ['{ name = "r24", api_version = 1, download_limits = { { host = "a.example", concurrency = 0 } } }', 'concurrency must be a positive whole number'],
+  r25: ['{ name = "r25", api_version = 1, download_limits = { { host = "a.example", min_interval = "5 s" } } }', 'min_interval "5 s" is not a duration'],
+  r26: ['{ name = "r26", api_version = 1, download_limits = { { host = "a.example", backoff = "-1m" } } }', 'backoff must not be negative'],
+  r27: ['{ name = "r27", api_version = 1, download_limits = { "a.example" } }', 'download_limits[1] must be a table'],
 };
 
 const plugins: Record<string, string> = {
@@ -35,6 +42,7 @@ const plugins: Record<string, string> = {
     capabilities = { "inject", "db:write", "hooks", "inject" },
     network = { "API.Example.com.", "*.cdn.example.org", "api.example.com" },
     dependencies = { "base-lib" }, min_app_version = "1.2.0" }`,
+  limited: 'plugin = { name = "limited", api_version = 1, download_limits = { { host = "*.example.com", concurrency = 2, min_interval = "5s", backoff = "60s" } } }',
   bare: 'plugin = { name = "bare", api_version = 1 }\nfunction init() mah.log("info", "bare up") end',
   'bare-kv': 'plugin = { name = "bare-kv", api_version = 1 }\nfunction init() mah.kv.set("a", 1) end',
   probe: `plugin = { name = "probe", api_version = 1, capabilities = { "api" } }
@@ -155,6 +163,7 @@ describe('discovery and manifests', () => {
     expect(await lib.rec('a4')).toMatchObject({ capabilities: [] });
     expect(await lib.rec('a5')).toBeDefined();
     expect(await lib.rec('a6')).toMatchObject({ network: ['192.168.0.0/16', 'printer.local'] });
+    expect(await lib.rec('limited')).toBeDefined();
   });
 
   it('T-007 duplicate names drop both', async () => {

@@ -3,6 +3,7 @@
 // after_job_* hooks for download-queue jobs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWithPlugins, type PluginTestLibrary } from '../../helpers/plugins.js';
+import { startStubServer, type StubServer } from '../../helpers/stub-server.js';
 
 const F8 = `plugin = { name = "dl-fixture", api_version = 1, capabilities = { "db:write", "api" }, network = { "files.example.com" } }
 
@@ -26,14 +27,33 @@ function init()
   mah.api("GET", "seen", function(ctx) ctx.json({ failed = mah.kv.get("failed"), completed = mah.kv.get("completed") }) end)
 end`;
 
+// Two plugins fetching from the loopback stub server: one whose manifest lifts the private-address
+// deny for 127.0.0.1, one whose manifest does not (the server itself allows private hosts, so
+// only the plugin's own egress policy can refuse).
+const dlNet = (name: string, allow: boolean) => `plugin = { name = "${name}", api_version = 1, capabilities = { "db:write", "api" }, network = { "127.0.0.1" }, allow_private_hosts = ${allow} }
+function init()
+  mah.api("POST", "submit", function(ctx)
+    local r = mah.json.decode(ctx.body)
+    local res, err = mah.download.submit(r.url, r.options)
+    ctx.json({ res = res, err = err })
+  end)
+end`;
+
 type Json = Record<string, unknown>;
 let lib: PluginTestLibrary;
+let server: StubServer;
 
 beforeAll(async () => {
-  lib = await startWithPlugins({ 'dl-fixture': F8, jobwatch: JOBWATCH }, ['-plugin-schedule-tick', '1s']);
-  for (const p of ['dl-fixture', 'jobwatch']) expect((await lib.enable(p)).status).toBe(200);
+  server = await startStubServer();
+  server.routes.set('/queued.txt', (_req, res) => res.end('fetched by the queue for a plugin'));
+  const plugins = { 'dl-fixture': F8, jobwatch: JOBWATCH, 'dl-local': dlNet('dl-local', true), 'dl-strict': dlNet('dl-strict', false) };
+  lib = await startWithPlugins(plugins, ['-plugin-schedule-tick', '1s', '-allow-private-hosts']);
+  for (const p of Object.keys(plugins)) expect((await lib.enable(p)).status).toBe(200);
 }, 60_000);
-afterAll(async () => lib?.close());
+afterAll(async () => {
+  await lib?.close();
+  await server?.close();
+});
 
 const submit = async (url: unknown, options?: Json) => (await lib.json<{ res?: Json; err?: string }>('POST', '/v1/plugins/dl-fixture/submit', { url, options })).body;
 const rows = async (name = 'dl-fixture') => (await lib.json<Json[]>('GET', `/v1/plugin/scheduled-downloads?name=${name}`)).body;
@@ -126,5 +146,22 @@ describe('job events', () => {
     expect(seen?.error).not.toBe('');
     expect(seen?.job_id).toEqual(expect.any(String));
     expect(seen).not.toHaveProperty('resource_id');
+  });
+});
+
+describe('queued downloads run under the plugin egress policy', () => {
+  const queued = async (plugin: string, url: string) => {
+    const { res, err } = (await lib.json<{ res?: Json; err?: string }>('POST', `/v1/plugins/${plugin}/submit`, { url, options: { name: `${plugin}.txt` } })).body;
+    expect(err).toBeUndefined();
+    const job = async () => (await lib.json<{ jobs: Json[] }>('GET', '/v1/jobs/queue')).body.jobs.find((j) => j.id === res?.id);
+    return eventually(job, (j) => j?.status === 'completed' || j?.status === 'failed');
+  };
+
+  it('an address the manifest allows is fetched; one it does not is refused at the attempt', async () => {
+    expect(await queued('dl-local', `${server.url}/queued.txt`)).toMatchObject({ status: 'completed' });
+    expect((await lib.json<unknown[]>('GET', '/v1/resources?Name=dl-local.txt')).body).toHaveLength(1);
+    const refused = await queued('dl-strict', `${server.url}/queued.txt`);
+    expect(refused).toMatchObject({ status: 'failed' });
+    expect((await lib.json<unknown[]>('GET', '/v1/resources?Name=dl-strict.txt')).body).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@
 // batch) and payload shapes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWithPlugins, type PluginTestLibrary } from '../../helpers/plugins.js';
-import { upload } from '../../helpers/resources.js';
+import { png, upload } from '../../helpers/resources.js';
 import { uploadResource } from '../../helpers/uploads.js';
 
 const plugins: Record<string, string> = {
@@ -18,16 +18,17 @@ function init()
   mah.on("after_resource_create", function(r) push("ac", { id = r.id, name = r.name, t = math.type(r.id) }) end)
   mah.on("before_resource_update", function(r)
     push("bu", { id = r.id, name = r.name })
+    if r.name == "bulk-stop" then mah.abort("no bulk edits here") end
     if r.name == "shout" then r.name = "SHOUT"; return r end
   end)
-  mah.on("after_resource_update", function(r) push("au", { id = r.id, name = r.name }) end)
+  mah.on("after_resource_update", function(r) push("au", { id = r.id, name = r.name }); push("um", { id = r.id, meta = r.meta }) end)
   mah.on("before_resource_delete", function(r)
     push("bd", r)
     if mah.kv.get("protect") == r.id then mah.abort("resource is protected") end
   end)
   mah.on("after_resource_delete", function(r) push("ad", r) end)
   mah.api("GET", "seen", function(ctx) ctx.json({ v = mah.kv.get(ctx.query.k) or {} }) end)
-  mah.api("POST", "reset", function(ctx) for _, k in ipairs({ "bc", "ac", "bu", "au", "bd", "ad", "protect" }) do mah.kv.delete(k) end ctx.json({}) end)
+  mah.api("POST", "reset", function(ctx) for _, k in ipairs({ "bc", "ac", "bu", "au", "um", "bd", "ad", "protect" }) do mah.kv.delete(k) end ctx.json({}) end)
   mah.api("POST", "protect", function(ctx) mah.kv.set("protect", mah.json.decode(ctx.body).id); ctx.json({}) end)
 end`,
   resdb: `plugin = { name = "resdb", api_version = 1, capabilities = { "api", "db:write" } }
@@ -111,5 +112,36 @@ describe('resource hooks', () => {
     expect(await seen('bd')).toEqual([{ id: l1.ID }, { id: l2.ID }]);
     expect(await seen('ad')).toEqual([{ id: l1.ID }, { id: l2.ID }]);
     expect((await seen('au')).map((x) => x.id)).toEqual([w.ID]);
+  });
+});
+
+describe('bulk updates fire per-item hooks', () => {
+  it('mass edit: each item before and after, with its committed meta; one veto cancels the batch', async () => {
+    const a = await uploadResource(lib, 'bulk-a.txt', Buffer.from('bulk a'));
+    const b = await uploadResource(lib, 'bulk-b.txt', Buffer.from('bulk b'));
+    await reset();
+    const r = await lib.json('POST', '/v1/resources/massEdit', { ID: [a.ID, b.ID], MetaOp: 'merge', Meta: '{"k":1}' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const before = await seen('bu');
+    expect(before.map((x) => x.id)).toEqual([a.ID, b.ID]);
+    expect(before.map((x) => x.name)).toEqual(['bulk-a.txt', 'bulk-b.txt']);
+    const after = await seen('au');
+    expect(after.map((x) => x.id)).toEqual([a.ID, b.ID]);
+    expect((await seen('um')).map((x) => JSON.parse(String(x.meta)))).toEqual([{ k: 1 }, { k: 1 }]);
+
+    const veto = await uploadResource(lib, 'bulk-stop', Buffer.from('bulk stop'));
+    const refused = await lib.json<{ error: string }>('POST', '/v1/resources/massEdit', { ID: [a.ID, veto.ID], MetaOp: 'merge', Meta: '{"k":2}' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('plugin aborted: no bulk edits here');
+    expect((await lib.json<{ Meta: Record<string, unknown> }>('GET', `/v1/resource?id=${a.ID}`)).body.Meta).toEqual({ k: 1 });
+  });
+
+  it('recalculate dimensions: each resource fires its update hooks', async () => {
+    const a = await uploadResource(lib, 'dims-a.png', await png(7, 5));
+    const b = await uploadResource(lib, 'dims-b.png', await png(9, 4));
+    await reset();
+    expect((await lib.json('POST', '/v1/resource/recalculateDimensions', { ID: [a.ID, b.ID] })).status).toBe(200);
+    expect((await seen('bu')).map((x) => x.id)).toEqual([a.ID, b.ID]);
+    expect((await seen('au')).map((x) => x.name)).toEqual(['dims-a.png', 'dims-b.png']);
   });
 });
