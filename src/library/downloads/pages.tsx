@@ -57,7 +57,9 @@ function LiveQueue(): SafeHtml {
             <th>URL</th>
             <th>Status</th>
             <th>Progress</th>
-            <th></th>
+            <th>
+              <span class="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -175,7 +177,9 @@ export function registerDownloadPages(app: FastifyInstance, layout: Layout, down
                 <th>Status</th>
                 <th>Size</th>
                 <th>Finished</th>
-                <th></th>
+                <th>
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
