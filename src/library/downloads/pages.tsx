@@ -11,6 +11,41 @@ import { REASONS } from './reasons.js';
 import type { DownloadService } from './service.js';
 import { formatBytes } from '../admin/stats.js';
 
+/** Plugin action jobs (library-plugins.md §17.6), from the action_* events of the same stream. */
+function ActionJobs(): SafeHtml {
+  return (
+    <div x-show="actionJobs.length > 0" data-testid="action-jobs">
+      <h3>Plugin jobs</h3>
+      <table class="list">
+        <thead>
+          <tr>
+            <th>Job</th>
+            <th>Status</th>
+            <th>Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          <template x-for="job in actionJobs" {...{ ':key': 'job.id' }}>
+            <tr {...{ ':data-status': 'job.status' }}>
+              <td>
+                <span x-text="job.label"></span>
+                <br />
+                <small class="empty" x-text="job.pluginName + ' · ' + job.actionId"></small>
+              </td>
+              <td>
+                <span x-text="job.status"></span>
+                <br />
+                <progress class="job-progress" max="100" {...{ ':value': 'job.progress', ':aria-label': "'Progress of ' + job.label" }}></progress> <small x-text="job.progress + '%'"></small>
+              </td>
+              <td x-text="actionText(job)"></td>
+            </tr>
+          </template>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function LiveQueue(): SafeHtml {
   return (
     <section class="card" x-data="jobQueue" data-testid="job-queue">
@@ -22,7 +57,9 @@ function LiveQueue(): SafeHtml {
             <th>URL</th>
             <th>Status</th>
             <th>Progress</th>
-            <th></th>
+            <th>
+              <span class="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -33,7 +70,7 @@ function LiveQueue(): SafeHtml {
                 <span x-text="job.status"></span> <small class="empty" x-text="job.error || ''"></small>
               </td>
               <td>
-                <progress max="100" {...{ ':value': 'job.progressPercent >= 0 ? job.progressPercent : null' }}></progress> <small x-text="percent(job)"></small>
+                <progress max="100" {...{ ':value': 'job.progressPercent >= 0 ? job.progressPercent : null', ':aria-label': "'Progress of ' + (job.url || job.source)" }}></progress> <small x-text="percent(job)"></small>
               </td>
               <td>
                 <template x-for="action in ['pause', 'resume', 'retry', 'cancel']">
@@ -47,7 +84,9 @@ function LiveQueue(): SafeHtml {
       <p class="empty" x-show="jobs.length === 0">
         The queue is empty.
       </p>
-      <button type="button" {...{ '@click': 'clear()' }}>
+      <ActionJobs />
+      <p class="visually-hidden" role="status" aria-live="polite" x-text="announcement"></p>
+      <button type="button" class="job-clear" {...{ '@click': 'clear()' }}>
         Clear finished
       </button>
     </section>
@@ -138,7 +177,9 @@ export function registerDownloadPages(app: FastifyInstance, layout: Layout, down
                 <th>Status</th>
                 <th>Size</th>
                 <th>Finished</th>
-                <th></th>
+                <th>
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>

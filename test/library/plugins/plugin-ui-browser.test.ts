@@ -112,6 +112,16 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('plugin actions and b
     await page.locator('button[data-plugin-action="later"]').click();
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('Later: completed — all done');
     await shoot(page, 'action-result');
+    // The Downloads page's job panel lists the same job with its outcome, never its result table.
+    await page.goto(`${lib.url}/downloads`);
+    const job = page.locator('[data-testid="action-jobs"] tbody tr');
+    await expect.poll(() => job.getAttribute('data-status')).toBe('completed');
+    expect((await job.locator('td').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['Later ui-actions · later', 'completed 100%', 'all done']);
+    expect(await serious(page)).toEqual([]);
+    await shoot(page, 'downloads-action-job');
+    await page.getByRole('button', { name: 'Clear finished' }).press('Enter');
+    await expect.poll(() => job.count()).toBe(0);
+    expect(await page.locator('[data-testid="job-queue"] [role="status"]').textContent()).toBe('Cleared 1 finished job.');
     // The list shows the card menu on every card and the bulk bar once something is selected.
     await page.goto(`${lib.url}/resources`);
     expect(await page.locator('.resource-card .plugin-card-menu').count()).toBeGreaterThan(0);
