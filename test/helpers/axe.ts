@@ -13,3 +13,8 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
   return result.violations.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
 }
+
+/** The violations a page must not have: serious and critical ones. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).filter((v) => v.startsWith('serious') || v.startsWith('critical'));
+}

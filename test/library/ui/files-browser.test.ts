@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestLibrary, TEST_DB, type TestLibrary } from '../../helpers/library.js';
 import { browserAvailable, launchBrowser } from '../../helpers/browser.js';
-import { axeViolations } from '../../helpers/axe.js';
+import { seriousViolations } from '../../helpers/axe.js';
 import { png, upload } from '../../helpers/resources.js';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(process.cwd(), 'docs', 'screenshots') : null;
-const serious = async (page: Page) => (await axeViolations(page)).filter((v) => v.startsWith('serious') || v.startsWith('critical'));
+const serious = seriousViolations;
 
 describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('viewing, uploading and editing in a browser', () => {
   let lib: TestLibrary;

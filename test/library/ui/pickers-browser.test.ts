@@ -2,32 +2,15 @@
 // filter, are filled with the search pickers (keyboard only: arrows, Enter picks without
 // submitting, Escape closes; announcements in the status region), never with typed ids.
 // UPDATE_SCREENSHOTS=1 writes docs/screenshots/pickers-*.png.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestLibrary, TEST_DB, type TestLibrary } from '../../helpers/library.js';
-import { browserAvailable, launchBrowser } from '../../helpers/browser.js';
-import { axeViolations } from '../../helpers/axe.js';
+import { browserAvailable, launchBrowser, screenshotWidths } from '../../helpers/browser.js';
+import { seriousViolations } from '../../helpers/axe.js';
 import { png, upload } from '../../helpers/resources.js';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(process.cwd(), 'docs', 'screenshots') : null;
-const serious = async (page: Page) => (await axeViolations(page)).filter((v) => v.startsWith('serious') || v.startsWith('critical'));
-
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1400, 390]) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(150); // layout settles after a resize (screenshots only)
-      await page.screenshot({ path: join(SHOTS, `pickers-${name}-${width === 390 ? 'phone' : 'wide'}-${scheme}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const serious = seriousViolations;
+const shoot = (page: Page, name: string) => screenshotWidths(page, `pickers-${name}`);
 
 describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('pickers instead of typed ids', () => {
   let lib: TestLibrary;
