@@ -82,6 +82,20 @@ VALUES
   ($3, $4);
 -- params: [5,1,5,2]
 
+-- ContentRepository.hookRows
+SELECT
+  "id",
+  "name",
+  "description",
+  "meta"
+FROM
+  "notes"
+WHERE
+  "id" IN ($1, $2)
+ORDER BY
+  "id";
+-- params: [5,7]
+
 -- ContentRepository.metaRows
 SELECT
   "id",

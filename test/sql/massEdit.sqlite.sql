@@ -82,6 +82,20 @@ VALUES
   (?, ?);
 -- params: [5,1,5,2]
 
+-- ContentRepository.hookRows
+SELECT
+  "id",
+  "name",
+  "description",
+  "meta"
+FROM
+  "notes"
+WHERE
+  "id" IN (?, ?)
+ORDER BY
+  "id";
+-- params: [5,7]
+
 -- ContentRepository.metaRows
 SELECT
   "id",

@@ -57,13 +57,13 @@ export class ContentRepository extends Repository<Database> {
     await sql`INSERT INTO ${sql.table(spec.table)} (${sql.ref(spec.self)}, ${sql.ref(spec.other)}) VALUES ${sql.join(pairs.map((p) => sql`(${p.s}, ${p.o})`))}`.execute(this.db);
   }
 
-  /** Name, stored meta and carrier of the entities `ids` of `table`. */
   /** Name, description and meta of the given rows: the per-item hook payloads of a mass edit. */
   async hookRows(table: ContentTable, ids: readonly number[]): Promise<{ id: number; name: string; description: string | null; meta: unknown }[]> {
     if (ids.length === 0) return [];
     return this.db.selectFrom(stand(table)).select(['id', 'name', 'description', 'meta']).where('id', 'in', [...ids]).orderBy('id').execute();
   }
 
+  /** Name, stored meta and carrier of the entities `ids` of `table`. */
   async metaRows(table: ContentTable, carrier: CarrierRef, ids: readonly number[]): Promise<MetaRow[]> {
     if (ids.length === 0) return [];
     return (await this.db

@@ -21,6 +21,7 @@ export default [
     ['links (note groups)', (r) => r.links(NOTE_GROUPS, [5])],
     ['unlink', (r) => r.unlink(GROUP_TAGS, [{ s: 1, o: 4 }, { s: 2, o: 4 }])],
     ['link', (r) => r.link(NOTE_GROUPS, [{ s: 5, o: 1 }, { s: 5, o: 2 }])],
+    ['hookRows', (r) => r.hookRows('notes', [5, 7])],
     ['metaRows', (r) => r.metaRows('groups', CATEGORY, [1, 2])],
     ['metaRows (resources)', (r) => r.metaRows('resources', RESOURCE_CATEGORY, [6])],
     ['carrierSchema', (r) => r.carrierSchema(RESOURCE_CATEGORY, 3)],
