@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
-import { dominantColors, imageInput, parseHexColor, resizeImage, visiblePart } from './image-ops.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dominantColors, imageInput, loadImageLibrary, parseHexColor, resizeImage, visiblePart } from './image-ops.js';
 
 describe('image-ops', () => {
+  beforeAll(loadImageLibrary);
+
   it('hands SVG over as bytes, so a stored SVG cannot draw the files next to it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stacks-image-ops-'));
     try {

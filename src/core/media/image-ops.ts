@@ -5,9 +5,29 @@
 // 100-megapixel input limit before it is decoded, and processed under the caller's deadline;
 // every produced image is PNG (or the requested format of `convert`) of at most 50 MiB once
 // base64-encoded.
-import sharp, { type Metadata, type OverlayOptions, type Sharp } from 'sharp';
+import type { Metadata, OverlayOptions, Sharp } from 'sharp';
+import type sharpModule from 'sharp';
 import { hasExif, readExif, type ExifSummary } from './exif.js';
-import './image.js'; // sharp's cache and thread settings for the whole process
+import { configureSharp } from './sharp-settings.js';
+
+// The image library is loaded by loadImageLibrary(), not imported: the clip service runs from a
+// bundle that lifts a bundled module's static package imports to its start, and it should not
+// load libvips until a plugin first asks for image work.
+let loaded: typeof sharpModule | undefined;
+
+/** Loads the image library once; every function below needs it. */
+export async function loadImageLibrary(): Promise<void> {
+  if (loaded) return;
+  const lib = (await import('sharp')).default;
+  configureSharp(lib);
+  loaded = lib;
+}
+
+/** The loaded library's constructor, with all of its overloads. */
+const sharp = ((...args: unknown[]): Sharp => {
+  if (!loaded) throw new Error('the image library is not loaded (loadImageLibrary)');
+  return (loaded as unknown as (...a: unknown[]) => Sharp)(...args);
+}) as unknown as typeof sharpModule;
 
 export const MAX_INPUT_PIXELS = 100_000_000;
 export const MAX_OUTPUT_BASE64 = 50 * 1024 * 1024;

@@ -2,10 +2,9 @@
 // thumbnails, rotation, cropping and the re-encoding rules of companion §3.5.
 import sharp, { type Sharp } from 'sharp';
 import { imageInput } from './image-input.js';
+import { configureSharp } from './sharp-settings.js';
 
-// Previews and hashing run on many images; keep libvips' own cache small and its threads few.
-sharp.cache({ memory: 64, files: 0, items: 100 });
-sharp.concurrency(2);
+configureSharp(sharp);
 
 export class InvalidImageError extends Error {}
 

@@ -34,7 +34,11 @@ function limits(): OpLimits {
 type ImageOps = typeof import('../../../core/media/image-ops.js');
 let loading: Promise<ImageOps> | undefined;
 /** Loaded on first use: the image library's native code is not part of every start. */
-const imageOps = () => (loading ??= import('../../../core/media/image-ops.js'));
+const imageOps = () =>
+  (loading ??= import('../../../core/media/image-ops.js').then(async (ops) => {
+    await ops.loadImageLibrary();
+    return ops;
+  }));
 
 /** Host functions answer `nil, reason`; image errors carry their reason already. */
 function imageGuard<A extends unknown[]>(fn: (ops: ImageOps, ...args: A) => Promise<unknown>) {
