@@ -21,8 +21,13 @@ export interface Size {
 
 /** Pixel size from the header, or null when sharp cannot read it. */
 export async function readSize(input: string | Buffer): Promise<Size | null> {
+  return headerSize(await imageInput(input));
+}
+
+/** readSize of an input already passed through imageInput. */
+async function headerSize(input: string | Buffer): Promise<Size | null> {
   try {
-    const m = await sharp(await imageInput(input), { failOn: 'none' }).metadata();
+    const m = await sharp(input, { failOn: 'none' }).metadata();
     return m.width && m.height ? { width: m.width, height: m.height } : null;
   } catch {
     return null;
@@ -35,13 +40,14 @@ export async function readSize(input: string | Buffer): Promise<Size | null> {
  * intrinsic size. A claimed image that does not decode throws InvalidImageError.
  */
 export async function uploadedImageSize(path: string, mime: string): Promise<Size> {
-  if (UNDECODABLE.has(mime)) return (await readSize(path)) ?? { width: 0, height: 0 };
-  if (mime === 'image/svg+xml') return (await readSize(path)) ?? { width: 0, height: 0 };
-  const size = await readSize(path);
+  // Sniffed once: the size read and the decode below both take the same input.
+  const input = await imageInput(path);
+  if (UNDECODABLE.has(mime) || mime === 'image/svg+xml') return (await headerSize(input)) ?? { width: 0, height: 0 };
+  const size = await headerSize(input);
   if (!size || size.width === 0 || size.height === 0) throw new InvalidImageError('uploaded file is not a valid image: it cannot be decoded');
   try {
     // A small decode proves the whole file reads (shrink-on-load keeps it cheap for JPEG/WebP).
-    await sharp(await imageInput(path), { failOn: 'truncated' }).resize(16, 16, { fit: 'fill' }).raw().toBuffer();
+    await sharp(input, { failOn: 'truncated' }).resize(16, 16, { fit: 'fill' }).raw().toBuffer();
   } catch (e) {
     throw new InvalidImageError(`uploaded file is not a valid image: ${(e as Error).message}`);
   }
