@@ -5,17 +5,11 @@
 import { h, raw, type SafeHtml } from '../../core/html/jsx.js';
 import type { Principal } from '../auth/principal.js';
 import type { CataloguedPlugin } from './catalogue.js';
+import type { DocEntry } from './registry.js';
 import { callRender, LuaError, settingsTable } from './render-call.js';
 import type { ShortcodeEntry } from './render-registry.js';
 
-interface DocItem {
-  name: string;
-  label: string;
-  description: string;
-  category: string;
-  attrs: unknown[];
-  examples: unknown[];
-  notes: string[];
+interface DocItem extends DocEntry {
   shortcode?: ShortcodeEntry;
 }
 
