@@ -1,6 +1,6 @@
 // The library's page inventory (companion §6.4) over a small, realistic library: the fixtures
 // every page needs to have something to show, and the list of pages to visit. Used by the
-// accessibility/phone walk (test/library/ui/inventory.test.ts) and the screenshot script.
+// accessibility/phone walk (test/library/ui/inventory-walk.ts) and the screenshot script.
 import type { TestLibrary } from './library.js';
 import { png, upload } from './resources.js';
 
