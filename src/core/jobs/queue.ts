@@ -57,7 +57,7 @@ export interface JobKind<P = unknown> {
  * a job told to wait stays pending, holds no slot, and does not hold back the jobs behind it.
  */
 export interface JobAdmission<P = unknown> {
-  /** Milliseconds until the job may start: 0 now, Infinity until a running job of its kind ends. */
+  /** Milliseconds until the job may start: 0 now, Infinity until a run ends (every run's end re-asks). */
   waitMs(payload: P): number;
   /** The job takes a slot now; the returned release is called once its run has ended. */
   admit(payload: P): () => void;

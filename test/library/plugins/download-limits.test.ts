@@ -23,13 +23,17 @@ let lib: PluginTestLibrary;
 let origin: StubServer;
 
 /** Requests seen by the origin per path: arrival, answer and the peak of overlapping requests per group. */
-const seen = new Map<string, { arrivedAt: number; answeredAt?: number }>();
+interface Seen {
+  arrivedAt: number;
+  answeredAt?: number;
+}
+const seen = new Map<string, Seen>();
 const inFlight = new Map<string, { now: number; peak: number }>();
 
 /** Serves `path` in `group`: answers after `hold` settles, with `status` and `headers`. */
 function serve(group: string, path: string, hold: () => Promise<void> = async () => undefined, status = 200, headers: Record<string, string> = {}): void {
   origin.routes.set(path, (_req: IncomingMessage, res: ServerResponse) => {
-    const entry = { arrivedAt: Date.now() } as { arrivedAt: number; answeredAt?: number };
+    const entry: Seen = { arrivedAt: Date.now() };
     seen.set(path, entry);
     const g = inFlight.get(group) ?? { now: 0, peak: 0 };
     inFlight.set(group, g);
