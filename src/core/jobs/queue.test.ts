@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { JobQueue, JobStateError, QueueFullError, type JobContext, type QueueEvent } from './queue.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { JobQueue, JobStateError, QueueFullError, type JobAdmission, type JobContext, type QueueEvent } from './queue.js';
 
 /** A job kind whose runs wait until the test releases or fails them. */
 function controllable() {
@@ -164,5 +164,104 @@ describe('job queue', () => {
     q.submit('download', { ownerId: 1, payload: 0 });
     await q.close();
     expect(terminal.at(-1)).toBe('Cancelled at shutdown');
+  });
+});
+
+/**
+ * An admission that holds payloads named in `waits` back that many ms (Infinity: until a release),
+ * counting admits and releases.
+ */
+function gate(waits: Map<unknown, number>) {
+  const log: string[] = [];
+  const admission: JobAdmission = {
+    waitMs: (payload) => waits.get(payload) ?? 0,
+    admit: (payload) => {
+      log.push(`admit ${String(payload)}`);
+      return () => void log.push(`release ${String(payload)}`);
+    },
+  };
+  return { admission, log };
+}
+
+describe('job queue admission', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+
+  it('keeps a held-back job pending without a slot, and starts the job behind it', () => {
+    vi.useFakeTimers();
+    const { kind, runs } = controllable();
+    const { admission, log } = gate(new Map([['held', 5000]]));
+    const q = new JobQueue({ concurrency: 1 });
+    q.registerKind('download', { ...kind, admission });
+    const held = q.submit('download', { ownerId: null, payload: 'held' });
+    const free = q.submit('download', { ownerId: null, payload: 'free' });
+    expect(q.get(held.id)?.status).toBe('pending');
+    expect(q.get(free.id)?.status).toBe('downloading');
+    expect(runs.map((r) => r.payload)).toEqual(['free']);
+    expect(log).toEqual(['admit free']);
+  });
+
+  it('wakes once the wait is over, without polling in between', async () => {
+    vi.useFakeTimers();
+    const waits = new Map<unknown, number>([['held', 5000]]);
+    const { kind, runs } = controllable();
+    const { admission } = gate(waits);
+    const asked = vi.spyOn(admission, 'waitMs');
+    const q = new JobQueue({ concurrency: 2 });
+    q.registerKind('download', { ...kind, admission });
+    const held = q.submit('download', { ownerId: null, payload: 'held' });
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(asked).toHaveBeenCalledTimes(1);
+    waits.delete('held');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(q.get(held.id)?.status).toBe('downloading');
+    expect(runs).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('re-asks a job waiting for a release when a run ends, and releases each run once', async () => {
+    vi.useFakeTimers();
+    const waits = new Map<unknown, number>();
+    const { kind, runs } = controllable();
+    const { admission, log } = gate(waits);
+    const q = new JobQueue({ concurrency: 3 });
+    q.registerKind('download', { ...kind, admission });
+    const first = q.submit('download', { ownerId: null, payload: 'a' });
+    waits.set('b', Infinity);
+    const second = q.submit('download', { ownerId: null, payload: 'b' });
+    expect(q.get(second.id)?.status).toBe('pending');
+    expect(vi.getTimerCount()).toBe(0);
+    waits.delete('b');
+    q.pause(first.id);
+    await flush();
+    expect(q.get(second.id)?.status).toBe('downloading');
+    expect(log).toEqual(['admit a', 'release a', 'admit b']);
+    runs[1].release();
+    await flush();
+    expect(log.at(-1)).toBe('release b');
+  });
+
+  it('cancels a waiting job, and close leaves no wake-up timer behind', async () => {
+    vi.useFakeTimers();
+    const { kind, runs } = controllable();
+    const { admission, log } = gate(new Map([['held', 60_000]]));
+    const q = new JobQueue();
+    q.registerKind('download', { ...kind, admission });
+    const held = q.submit('download', { ownerId: null, payload: 'held' });
+    q.cancel(held.id);
+    expect(q.get(held.id)).toMatchObject({ status: 'cancelled', error: 'Cancelled before starting' });
+    q.submit('download', { ownerId: null, payload: 'other' });
+    q.submit('download', { ownerId: null, payload: 'held' });
+    expect(vi.getTimerCount()).toBe(1);
+    const closing = q.close();
+    await vi.advanceTimersByTimeAsync(100);
+    await closing;
+    // The wake-up for the held job (due in a minute) went with the queue.
+    expect(vi.getTimerCount()).toBe(0);
+    expect(runs.map((r) => r.payload)).toEqual(['other']);
+    expect(log).toEqual(['admit other', 'release other']);
   });
 });

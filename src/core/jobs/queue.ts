@@ -48,7 +48,23 @@ export interface JobKind<P = unknown> {
   /** The status a job takes when it gets a slot. */
   runningStatus: 'downloading' | 'processing';
   run(payload: P, ctx: JobContext, job: JobSnapshot): Promise<JobResult>;
+  /** Holds pending jobs of this kind back without giving them a slot (a plugin's download_limits). */
+  admission?: JobAdmission<P>;
 }
+
+/**
+ * Decides when a pending job may take a worker slot. The queue asks whenever it looks for work;
+ * a job told to wait stays pending, holds no slot, and does not hold back the jobs behind it.
+ */
+export interface JobAdmission<P = unknown> {
+  /** Milliseconds until the job may start: 0 now, Infinity until a run ends (every run's end re-asks). */
+  waitMs(payload: P): number;
+  /** The job takes a slot now; the returned release is called once its run has ended. */
+  admit(payload: P): () => void;
+}
+
+/** The longest delay setTimeout honours; a longer wait is re-asked when it fires. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export type QueueEvent = { type: 'added' | 'updated' | 'removed'; job: JobSnapshot; ownerId: number | null };
 
@@ -99,6 +115,8 @@ export class JobQueue {
   private readonly progressIntervalMs: number;
   private readonly now: () => number;
   private closed = false;
+  /** Wakes the queue when the first job held back by an admission may start. */
+  private wakeTimer?: NodeJS.Timeout;
   private readonly bookkeeping = new Set<Promise<void>>();
 
   constructor(private readonly options: QueueOptions = {}) {
@@ -250,6 +268,7 @@ export class JobQueue {
   /** Stops taking work and cancels what runs; jobs still active are reported as cancelled. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.wakeTimer);
     for (const j of this.jobs.values()) {
       if (TERMINAL.has(j.snap.status)) continue;
       this.detach(j);
@@ -322,15 +341,39 @@ export class JobQueue {
     void work.finally(() => this.bookkeeping.delete(work));
   }
 
+  /** Starts pending jobs in submission order while slots are free, skipping those held back. */
   private pump(): void {
     if (this.closed) return;
+    let wake = Infinity;
     for (const j of this.jobs.values()) {
-      if (this.running >= this.concurrency) return;
-      if (j.snap.status === 'pending' && !j.abort) void this.start(j);
+      if (this.running >= this.concurrency) break;
+      if (j.snap.status !== 'pending' || j.abort) continue;
+      const admission = this.kinds.get(j.snap.source)!.admission;
+      const wait = admission ? admission.waitMs(j.payload) : 0;
+      if (wait > 0) {
+        wake = Math.min(wake, wait);
+        continue;
+      }
+      void this.start(j, admission?.admit(j.payload));
     }
+    this.wakeIn(wake);
   }
 
-  private async start(j: Job): Promise<void> {
+  /**
+   * One timer for the earliest held-back job; an Infinity wait needs none (the run it waits for
+   * pumps when it ends). A stale timer only causes a pump that finds nothing to do.
+   */
+  private wakeIn(ms: number): void {
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    if (ms === Infinity) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.pump();
+    }, Math.min(Math.ceil(ms), MAX_TIMER_MS));
+  }
+
+  private async start(j: Job, release?: () => void): Promise<void> {
     const kind = this.kinds.get(j.snap.source)!;
     const abort = new AbortController();
     j.abort = abort;
@@ -367,6 +410,7 @@ export class JobQueue {
       if (mine()) this.finish(j, 'failed', { error: (e as Error).message || String(e) });
     } finally {
       this.running--;
+      release?.();
       if (j.abort === abort) j.abort = undefined;
       this.pump();
     }

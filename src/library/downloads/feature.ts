@@ -8,6 +8,7 @@ import { currentPrincipal } from '../auth/service.js';
 import type { Principal } from '../auth/principal.js';
 import type { DownloadHistory } from './history.js';
 import { downloadKind, type DownloadImporter } from './kind.js';
+import { DownloadPacer } from './pacing.js';
 import { registerDownloadPages } from './pages.js';
 import { registerDownloadRoutes } from './routes.js';
 import { DOWNLOAD, DownloadService } from './service.js';
@@ -44,6 +45,7 @@ export function downloadJobsFeature({ lib }: FeatureHost, importer: DownloadImpo
       actingAs,
       importer,
       pluginEgress: (plugin) => service.pluginEgress(plugin),
+      pacer: new DownloadPacer((plugin, url) => service.pacingRule(plugin, url)),
       onBlocked: (url, detail) =>
         void lib.audit.note({ level: 'warning', action: 'system', entityType: 'download', message: `refused to fetch ${url.slice(0, 500)}: private address`, details: { url, ...detail } }),
     }),

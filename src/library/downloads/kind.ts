@@ -10,6 +10,7 @@ import type { AddressPolicy } from '../../core/net/addresses.js';
 import type { RuntimeSettings } from '../admin/settings.js';
 import type { Principal } from '../auth/principal.js';
 import type { DownloadPayload } from './payload.js';
+import type { DownloadPacer } from './pacing.js';
 
 export interface DownloadedFile {
   payload: DownloadPayload;
@@ -42,6 +43,8 @@ export interface DownloadKindOptions {
   actingAs: (ownerId: number | null, payload: DownloadPayload) => Promise<Principal>;
   /** The egress policy of the plugin that queued a job, looked up at every attempt. */
   pluginEgress: (plugin: string) => PluginEgress | null;
+  /** Holds plugins' jobs back by their download_limits and hears the answers that pause them. */
+  pacer: DownloadPacer;
   /** Refused fetches are reported with their detail (never shown to the client). */
   onBlocked: (url: string, detail: Record<string, unknown>) => void;
 }
@@ -64,6 +67,7 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
   return {
     pausable: true,
     runningStatus: 'downloading',
+    admission: o.pacer,
     async run(payload, ctx, job) {
       // Checked before anything is fetched: the owner may have lost the target since submitting.
       const owner = await o.actingAs(o.ownerOf(job.id) ?? null, payload);
@@ -89,6 +93,7 @@ export function downloadKind(o: DownloadKindOptions): JobKind<DownloadPayload> {
       }
       if (res.status < 200 || res.status > 299) {
         res.body.destroy();
+        o.pacer.answered(payload, res.status, res.headers['retry-after']);
         throw new Error(`HTTP ${res.status}: ${STATUS_CODES[res.status] ?? 'error'}`);
       }
       const total = res.contentLength ?? -1;

@@ -8,6 +8,7 @@ import { HttpError, forbidden, notFound } from '../../core/http/errors.js';
 import { JobStateError, TERMINAL, type JobQueue, type JobSnapshot } from '../../core/jobs/queue.js';
 import type { Principal } from '../auth/principal.js';
 import type { DownloadHistory } from './history.js';
+import type { PaceRuleLookup } from './pacing.js';
 import { downloadPayloads, type DownloadPayload, type RemoteParams } from './payload.js';
 
 export const DOWNLOAD = 'download';
@@ -43,6 +44,9 @@ export class DownloadService {
    * (library-plugins.md §15.1); null when the plugin is not enabled. The plugin host sets it.
    */
   pluginEgress: (plugin: string) => PluginEgress | null = () => null;
+
+  /** The download_limits rule pacing a plugin's job for a URL, read at every look (§15.5); the plugin host sets it. */
+  pacingRule: PaceRuleLookup = () => null;
 
   /** Queues one job per URL line; 503 when the queue cannot take them all. */
   async submit(principal: Principal, params: RemoteParams, plugin?: string): Promise<JobSnapshot[]> {

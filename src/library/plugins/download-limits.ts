@@ -2,7 +2,7 @@
 // downloads, each naming a host rule (§13.5 grammar) and optional concurrency, minimum interval
 // and backoff. A malformed list refuses the plugin at discovery; the error says which entry.
 import { DurationError, parseDuration } from './duration.js';
-import { NetworkRuleError, parseNetworkRule, type NetworkRule } from './network.js';
+import { NetworkRuleError, parseNetworkRule, ruleMatchesHost, type NetworkRule } from './network.js';
 
 export interface DownloadLimit {
   host: NetworkRule;
@@ -51,6 +51,11 @@ export function parseDownloadLimits(value: unknown): DownloadLimit[] {
     }
     return { host, concurrency, minIntervalMs: duration(e.min_interval, where, 'min_interval'), backoffMs: duration(e.backoff, where, 'backoff') };
   });
+}
+
+/** The rule pacing a download from `host`: the first whose host rule matches. */
+export function limitFor(limits: readonly DownloadLimit[], host: string): DownloadLimit | undefined {
+  return limits.find((l) => ruleMatchesHost(l.host, host));
 }
 
 /** A stable form of the rules for the determinism check of §4.5. */

@@ -12,6 +12,7 @@ import { ActionRunner } from './action-run.js';
 import { ActionTargetsRepository } from './action-targets.repository.js';
 import { installActions } from './actions.js';
 import { installDownload, ScheduledDownloads, type DownloadDeps } from './download.js';
+import { limitFor } from './download-limits.js';
 import { JobEventDispatcher } from './job-events.js';
 import { installJobs } from './jobs.js';
 import type { MahPlugin } from './mah.js';
@@ -50,6 +51,12 @@ export function pluginJobsFeature({ app, lib }: FeatureHost, log: (message: stri
           if (!plugin) return null;
           const egress = egressOf(plugin);
           return { policy: egress.policy, checkUrl: (u) => checkHost(egress, u) };
+        };
+        // ...and are paced by its current download_limits (§15.5); a rule's state is keyed by its host rule.
+        deps.downloads.pacingRule = (name, url) => {
+          const limits = manager.get(name)?.header.manifest?.downloadLimits;
+          const rule = limits ? limitFor(limits, url.hostname) : undefined;
+          return rule ? { key: rule.host.canonical, rule } : null;
         };
         downloadDeps = {
           downloads: deps.downloads,
