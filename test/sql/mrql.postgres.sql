@@ -605,6 +605,87 @@ LIMIT
   $4;
 -- params: ["harbour light","harbour light","harbour light",10]
 
+-- MrqlRepository.rows (one-word full text ranked)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.resource_category_id,
+  e.content_type,
+  e.file_size,
+  e.width,
+  e.height,
+  e.original_name,
+  e.original_location,
+  e.hash
+FROM
+  resources e
+  JOIN resources_fts_postings f ON f.id = e.id
+  AND f.lexeme = (
+    SELECT
+      u.lexeme
+    FROM
+      unnest(to_tsvector('english', CAST($1 AS text))) u
+  )
+WHERE
+  (
+    1 = 1
+    AND 1 = 1
+  )
+ORDER BY
+  f.score
+LIMIT
+  $2;
+-- params: ["harbour",10]
+
+-- MrqlRepository.rows (one-word full text ranked, filtered)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.category_id,
+  e.url
+FROM
+  groups e
+  JOIN groups_fts_postings f ON f.id = e.id
+  AND f.lexeme = (
+    SELECT
+      u.lexeme
+    FROM
+      unnest(to_tsvector('english', CAST($1 AS text))) u
+  )
+WHERE
+  (
+    (
+      1 = 1
+      AND 1 = 1
+    )
+    AND e.id > $2
+  )
+ORDER BY
+  f.score
+LIMIT
+  $3;
+-- params: ["harbour",2,10]
+
 -- MrqlRepository.rows (full text in OR, ranked)
 SET
   LOCAL statement_timeout = 1000;
@@ -625,24 +706,26 @@ SELECT
   e.share_token
 FROM
   notes e
+  LEFT JOIN notes_fts_postings f ON f.id = e.id
+  AND f.lexeme = (
+    SELECT
+      u.lexeme
+    FROM
+      unnest(to_tsvector('english', CAST($1 AS text))) u
+  )
 WHERE
   (
     1 = 1
     AND (
-      e.search_vector @@ plainto_tsquery('english', CAST($1 AS text))
-      OR lower(e.name) = CAST($2 AS text)
+      e.search_vector @@ plainto_tsquery('english', CAST($2 AS text))
+      OR lower(e.name) = CAST($3 AS text)
     )
   )
 ORDER BY
-  (
-    CASE
-      WHEN e.search_vector @@ plainto_tsquery('english', CAST($3 AS text)) THEN - ts_rank(e.search_vector, plainto_tsquery('english', CAST($4 AS text)))
-      ELSE 1e9
-    END
-  )
+  COALESCE(f.score, 1e9)
 LIMIT
-  $5;
--- params: ["launch","todo","launch","launch",50]
+  $4;
+-- params: ["launch","launch","todo",50]
 
 -- MrqlRepository.rows (similarity with distance)
 SET

@@ -557,11 +557,15 @@ FROM
   JOIN (
     SELECT
       rowid AS fid,
-      bm25 (resources_fts) AS score
+      rank AS score
     FROM
       resources_fts
     WHERE
       resources_fts MATCH ?
+    ORDER BY
+      rank
+    LIMIT
+      ?
   ) f ON f.fid = e.id
 WHERE
   (
@@ -572,7 +576,88 @@ ORDER BY
   f.score
 LIMIT
   ?;
--- params: ["\"harbour\" \"light\"",10]
+-- params: ["\"harbour\" \"light\"",10,10]
+
+-- MrqlRepository.rows (one-word full text ranked)
+SELECT
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.resource_category_id,
+  e.content_type,
+  e.file_size,
+  e.width,
+  e.height,
+  e.original_name,
+  e.original_location,
+  e.hash
+FROM
+  resources e
+  JOIN (
+    SELECT
+      rowid AS fid,
+      rank AS score
+    FROM
+      resources_fts
+    WHERE
+      resources_fts MATCH ?
+    ORDER BY
+      rank
+    LIMIT
+      ?
+  ) f ON f.fid = e.id
+WHERE
+  (
+    1 = 1
+    AND 1 = 1
+  )
+ORDER BY
+  f.score
+LIMIT
+  ?;
+-- params: ["\"harbour\"",10,10]
+
+-- MrqlRepository.rows (one-word full text ranked, filtered)
+SELECT
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.category_id,
+  e.url
+FROM
+  groups e
+  JOIN (
+    SELECT
+      rowid AS fid,
+      bm25 (groups_fts) AS score
+    FROM
+      groups_fts
+    WHERE
+      groups_fts MATCH ?
+  ) f ON f.fid = e.id
+WHERE
+  (
+    (
+      1 = 1
+      AND 1 = 1
+    )
+    AND e.id > ?
+  )
+ORDER BY
+  f.score
+LIMIT
+  ?;
+-- params: ["\"harbour\"",2,10]
 
 -- MrqlRepository.rows (full text in OR, ranked)
 SELECT

@@ -3,7 +3,7 @@
 // runs them through the repository (repository.ts); explain shows them as they are.
 import type { Dialect } from '../../core/db/dialect/index.js';
 import { SqlText, type Statement } from '../../core/db/sql-text.js';
-import type { HavingExpr, OrderItem } from './ast.js';
+import type { Expr, HavingExpr, OrderItem } from './ast.js';
 import { COLUMNS, selectList, type Row } from './entities.js';
 import { ENTITIES, resolveField, TABLE, type Entity } from './fields.js';
 import { aggExpr, keySpecs, metaSortTerms, type KeySpec } from './keys.js';
@@ -77,8 +77,22 @@ function scopeParts(tx: Tx, scope: ScopeSpec, entity: Entity): { cte: string; co
   return { cte, cond: tx.env.dialect.memberOf(col, 'SELECT id FROM scope_tree', !!scope.large) };
 }
 
-/** ORDER BY terms of a flat (or bucket-item) statement and the joins they need. */
-function orderParts(tx: Tx, p: Prepared, entity: Entity, items: OrderItem[] | undefined): { joins: string[]; terms: string[] } {
+/** A conjunct that only says the entity is this type (it translates to TRUE). */
+function namesEntity(c: Expr, entity: Entity): boolean {
+  if (c.k !== 'pred' || c.op !== '=') return false;
+  try {
+    return resolveField(entity, c.field).kind === 'type' && (c.value as { v: string }).v.toLowerCase() === entity;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * ORDER BY terms of a flat (or bucket-item) statement and the joins they need. `top` (unscoped
+ * flat pages: limit + offset) lets an ascending RANK that is the only key, over a TEXT predicate
+ * that is the only filter, keep just the best `top` matches.
+ */
+function orderParts(tx: Tx, p: Prepared, entity: Entity, items: OrderItem[] | undefined, top?: number): { joins: string[]; terms: string[] } {
   const joins: string[] = [];
   const terms: string[] = [];
   const d = tx.env.dialect;
@@ -94,7 +108,8 @@ function orderParts(tx: Tx, p: Prepared, entity: Entity, items: OrderItem[] | un
       if (!node || ftsWords(node.term).length === 0) continue;
       // A TEXT predicate among the top-level conjuncts may be answered by the scored join itself.
       const inner = conjuncts(p.q.where).includes(node);
-      const rank = d.fullText.rank(tx.b, TABLE[entity], 'e', ftsTerms(node.term), inner);
+      const alone = items!.length === 1 && !it.desc && conjuncts(p.q.where).every((c) => c === node || namesEntity(c, entity));
+      const rank = d.fullText.rank(tx.b, TABLE[entity], 'e', ftsTerms(node.term), inner, alone ? top : undefined);
       if (rank.join) {
         joins.push(rank.join);
         if (inner) tx.joinedText = node;
@@ -180,7 +195,7 @@ function flatText(tx: Tx, p: Prepared, entity: Entity, limit: number, offset: nu
     tx.joinedSimilar = driving;
   }
   const smallScope = env.dialect.planner.lateralSmallSubtree && 'id' in p.scope && !p.scope.large;
-  const order = orderParts(tx, p, entity, p.q.orderBy);
+  const order = orderParts(tx, p, entity, p.q.orderBy, p.scope.kind === 'none' ? limit + offset : undefined);
   if (smallScope && !driving && order.joins.length === 0) {
     // Small subtree: the top rows of each subtree group through the owner index (a LATERAL per
     // group), merged; the planner would otherwise scan the table hoping LIMIT stops early.

@@ -40,6 +40,8 @@ export default [
       ['rows (counts)', run('type = group AND resources.count > 2 AND children.count = 0 ORDER BY resources.count DESC')],
       ['rows (regex; refused before translation on SQLite)', run('type = resource AND name ~* "^sun(rise|set)" AND description !~* "night"')],
       ['rows (full text ranked)', run('type = resource AND TEXT ~ "harbour light" ORDER BY RANK LIMIT 10')],
+      ['rows (one-word full text ranked)', run('type = resource AND TEXT ~ "harbour" ORDER BY RANK LIMIT 10')],
+      ['rows (one-word full text ranked, filtered)', run('type = group AND TEXT ~ "harbour" AND id > 2 ORDER BY RANK LIMIT 10')],
       ['rows (full text in OR, ranked)', run('type = note AND (TEXT ~ "launch" OR name = "Todo") ORDER BY RANK')],
       ['rows (similarity with distance)', run('type = resource AND SIMILAR TO resource(1) WITHIN 8 ORDER BY distance')],
       ['rows (context scope, page 3)', run('type = resource ORDER BY created DESC', { contextScope: 5, limit: 20, page: 3 })],

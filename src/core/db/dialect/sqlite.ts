@@ -90,8 +90,14 @@ export const sqliteDialect: Dialect = {
 
   fullText: {
     matches: (b, table, alias, terms) => `${alias}.id IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))})`,
-    rank(b, table, alias, terms, inner) {
-      const scored = `(SELECT rowid AS fid, bm25(${table}_fts) AS score FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))}) f`;
+    rank(b, table, alias, terms, inner, top) {
+      const match = `FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))}`;
+      // FTS5's rank is bm25(): ORDER BY rank LIMIT keeps only the best rows inside the FTS
+      // query, so only those are joined to the table (mrql.md §22.5).
+      const scored =
+        inner && top !== undefined
+          ? `(SELECT rowid AS fid, rank AS score ${match} ORDER BY rank LIMIT ${b.p(top)}) f`
+          : `(SELECT rowid AS fid, bm25(${table}_fts) AS score ${match}) f`;
       return { join: `${inner ? 'JOIN' : 'LEFT JOIN'} ${scored} ON f.fid = ${alias}.id`, score: inner ? 'f.score' : 'COALESCE(f.score, 1e9)' };
     },
     search: (b, table, alias, terms, prefix) => ({

@@ -137,8 +137,11 @@ export interface Dialect {
     /**
      * Relevance of the row `alias` for the terms, lower is better. `join` (when not null) must
      * join the statement; `inner` asks for an inner join that also stands for the match.
+     * `top`: the match is the statement's only filter and RANK its only sort key, so only the
+     * first `top` rows by relevance can appear (ties among them in any order).
+     * PostgreSQL reads a one-word term's scores from `<table>_fts_postings` (migration 012).
      */
-    rank(b: Binder, table: string, alias: string, terms: FullTextTerms, inner: boolean): { join: string | null; score: string };
+    rank(b: Binder, table: string, alias: string, terms: FullTextTerms, inner: boolean, top?: number): { join: string | null; score: string };
     /** FROM, WHERE and ORDER BY of a search of `table` (as `alias`), best first; `prefix` matches word starts. */
     search(b: Binder, table: string, alias: string, terms: FullTextTerms, prefix: boolean): { from: string; where: string; order: string };
   };
