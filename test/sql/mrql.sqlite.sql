@@ -579,6 +579,49 @@ LIMIT
 -- params: ["\"harbour\" \"light\"",10,10]
 
 -- MrqlRepository.rows (one-word full text ranked)
+WITH RECURSIVE
+  w (profile) AS (
+    SELECT
+      min(profile)
+    FROM
+      resources_fts_postings
+    WHERE
+      term = ?
+    UNION ALL
+    SELECT
+      (
+        SELECT
+          min(profile)
+        FROM
+          resources_fts_postings
+        WHERE
+          term = ?
+          AND profile > w.profile
+      )
+    FROM
+      w
+    WHERE
+      w.profile IS NOT NULL
+    LIMIT
+      402
+  )
+SELECT
+  profile,
+  NULL AS block
+FROM
+  w
+WHERE
+  profile IS NOT NULL
+UNION ALL
+SELECT
+  NULL,
+  block
+FROM
+  resources_fts_data
+WHERE
+  id = 1;
+-- params: ["harbour","harbour"]
+
 SELECT
   e.id,
   e.name,

@@ -197,7 +197,10 @@ export class MrqlEngine {
     if (p.checked.mode === 'aggregated') return this.aggregated(p, env, stats);
     if (p.checked.mode === 'bucketed') return this.bucketed(p, env, stats);
     if (p.entity === 'unspecified') return this.crossEntity(p, env, stats);
-    const rows = p.scope.kind === 'nothing' || p.limit === 0 ? [] : await this.run(statements.flat(p, p.entity, env, p.limit, p.offset, p.entity), stats);
+    if (p.scope.kind === 'nothing' || p.limit === 0) return this.flatShape(p, { [p.entity]: [] });
+    const lookup = statements.rankProfiles(p, p.entity, env);
+    if (lookup) env.rankProfiles = this.dialect.fullText.orderProfiles(await this.run(lookup, stats)) ?? undefined;
+    const rows = await this.run(statements.flat(p, p.entity, env, p.limit, p.offset, p.entity), stats);
     return this.flatShape(p, { [p.entity]: rows.map((r) => entityObject(p.entity as Entity, r)) });
   }
 

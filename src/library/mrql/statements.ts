@@ -87,6 +87,27 @@ function namesEntity(c: Expr, entity: Entity): boolean {
   }
 }
 
+const isRank = (it: OrderItem) => !!it.field && it.field.parts.length === 1 && it.field.text.toUpperCase() === 'RANK';
+
+/** The TEXT predicate when it is the only filter (type checks aside) and ascending RANK the only key. */
+function rankAlone(p: Prepared, entity: Entity, items: OrderItem[]): Expr | null {
+  const node = findAll(p.q.where, 'text')[0];
+  if (!node || items.length !== 1 || !isRank(items[0]) || items[0].desc) return null;
+  return conjuncts(p.q.where).every((c) => c === node || namesEntity(c, entity)) ? node : null;
+}
+
+/**
+ * The look-up an unscoped flat page ordered by RANK alone runs first (SQLite: the term's
+ * posting profiles, ordered in `env.rankProfiles`), or null.
+ */
+export function rankProfiles(p: Prepared, entity: Entity, env: Env): Statement | null {
+  const node = p.scope.kind === 'none' ? rankAlone(p, entity, p.q.orderBy ?? []) : null;
+  if (!node || node.k !== 'text' || ftsWords(node.term).length === 0) return null;
+  const b = new SqlText(env.dialect);
+  const text = env.dialect.fullText.rankProfiles(b, TABLE[entity], ftsTerms(node.term));
+  return text === null ? null : b.finish('rank profiles', text);
+}
+
 /**
  * ORDER BY terms of a flat (or bucket-item) statement and the joins they need. `top` (unscoped
  * flat pages: limit + offset) lets an ascending RANK that is the only key, over a TEXT predicate
@@ -103,13 +124,13 @@ function orderParts(tx: Tx, p: Prepared, entity: Entity, items: OrderItem[] | un
       continue;
     }
     const f = it.field!;
-    if (f.parts.length === 1 && f.text.toUpperCase() === 'RANK') {
+    if (isRank(it)) {
       const node = findAll(p.q.where, 'text')[0];
       if (!node || ftsWords(node.term).length === 0) continue;
       // A TEXT predicate among the top-level conjuncts may be answered by the scored join itself.
       const inner = conjuncts(p.q.where).includes(node);
-      const alone = items!.length === 1 && !it.desc && conjuncts(p.q.where).every((c) => c === node || namesEntity(c, entity));
-      const rank = d.fullText.rank(tx.b, TABLE[entity], 'e', ftsTerms(node.term), inner, alone ? top : undefined);
+      const alone = rankAlone(p, entity, items!) !== null;
+      const rank = d.fullText.rank(tx.b, TABLE[entity], 'e', ftsTerms(node.term), inner, alone ? top : undefined, alone ? tx.env.rankProfiles : undefined);
       if (rank.join) {
         joins.push(rank.join);
         if (inner) tx.joinedText = node;

@@ -18,6 +18,8 @@ export interface Env {
   ahashThreshold: number;
   /** Tag names (lower case) resolved to ids before translation (PostgreSQL, §21.3). */
   tagIds?: Map<string, number[]>;
+  /** The RANK term's posting profiles best first, looked up before the page (SQLite, §22.5). */
+  rankProfiles?: number[];
 }
 
 export interface Tx {

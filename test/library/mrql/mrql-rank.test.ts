@@ -1,7 +1,7 @@
 // ORDER BY RANK (mrql.md §9.4) keeps the engine's own relevance order however the statement is
-// shaped for speed (issue 18): FTS5 keeping only the best rows inside the match on SQLite, the
-// impact-ordered postings of migration 012 on PostgreSQL. Each query's rows are compared with
-// the plain relevance of every match — bm25() over the FTS5 table, ts_rank over search_vector —
+// shaped for speed (issue 18): the impact-ordered postings of migration 012 on PostgreSQL, the
+// profile postings of 014 on SQLite (FTS5 keeping only its best rows where they do not apply).
+// Each query's rows are compared with the plain relevance of every match — bm25() over the FTS5 table, ts_rank over search_vector —
 // on a seeded corpus with many tied rows: the sequence of scores must be the plain query's
 // first scores (tied rows may come in any order). The postings must stay what a recomputation
 // gives after create, update, delete, merge and import.
@@ -65,10 +65,18 @@ const idsOf = (r: FlatResult, entity: 'resource' | 'group') => (entity === 'reso
  * The query's rows carry exactly the plain query's best scores in order: `keep` narrows the plain
  * matches as the query's other filters do; rows that do not match follow the matches.
  */
-async function expectRankOrder(query: string, entity: 'resource' | 'group', term: string, opts: { limit: number; offset?: number; desc?: boolean; keep?: (id: number) => boolean }) {
+async function expectRankOrder(
+  query: string,
+  entity: 'resource' | 'group',
+  term: string,
+  opts: { limit: number; offset?: number; desc?: boolean; keep?: (id: number) => boolean; postings?: boolean },
+) {
   const table = entity === 'resource' ? 'resources' : 'groups';
   const scores = await plainScores(table, term);
-  const got = idsOf((await engine.execute(query)) as FlatResult, entity);
+  const stats = { statements: 0, rows: 0 };
+  const got = idsOf((await engine.execute(query, {}, stats)) as FlatResult, entity);
+  // SQLite reads the term's posting profiles first when the postings apply (migration 014).
+  expect(stats.statements, query).toBe(TEST_DB !== 'postgres' && opts.postings ? 2 : 1);
   expect(new Set(got).size).toBe(got.length);
   const all = [...scores].filter(([id]) => opts.keep?.(id) ?? true).map(([, s]) => s);
   all.sort((a, b) => (opts.desc ? b - a : a - b));
@@ -81,9 +89,27 @@ async function expectRankOrder(query: string, entity: 'resource' | 'group', term
   return got;
 }
 
-/** PostgreSQL: the stored postings are what a recomputation from search_vector gives. */
+/**
+ * SQLite: every (term, profile, id) posting is what FTS5's own index gives — per (term, row) the
+ * instance count and the row's token count, from an fts5vocab instance table.
+ */
+async function expectSqlitePostingsInSync(): Promise<void> {
+  for (const table of ['resources', 'notes', 'groups']) {
+    const vocab = sql.raw(`temp.${table}_check`);
+    await sql`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${sql.raw(`${table}_fts`)}, instance)`.execute(db);
+    const fresh = sql`SELECT i.term, count(*) * 4294967296 + n.len AS profile, i.doc AS id FROM ${vocab} i JOIN (SELECT doc, count(*) AS len FROM ${vocab} GROUP BY doc) n ON n.doc = i.doc GROUP BY i.term, i.doc`;
+    const postings = sql.raw(`${table}_fts_postings`);
+    const diff = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT * FROM (SELECT term, profile, id FROM ${postings} EXCEPT ${fresh}) UNION ALL SELECT * FROM (${fresh} EXCEPT SELECT term, profile, id FROM ${postings}))`.execute(db);
+    expect(diff.rows[0].n, table).toBe(0);
+    if (table === 'notes') continue; // the corpus has no notes
+    const n = await sql<{ n: number }>`SELECT count(*) AS n FROM ${postings}`.execute(db);
+    expect(n.rows[0].n, table).toBeGreaterThan(0);
+  }
+}
+
+/** The stored postings are what a recomputation gives (PostgreSQL: from search_vector). */
 async function expectPostingsInSync(): Promise<void> {
-  if (TEST_DB !== 'postgres') return;
+  if (TEST_DB !== 'postgres') return expectSqlitePostingsInSync();
   for (const table of ['resources', 'notes', 'groups']) {
     const postings = sql.raw(`${table}_fts_postings`);
     const fresh = sql`SELECT r.id, u.lexeme, -ts_rank(r.search_vector, ('''' || replace(replace(u.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery) AS score FROM ${sql.table(table)} r CROSS JOIN LATERAL unnest(r.search_vector) u`;
@@ -107,11 +133,22 @@ afterAll(async () => t?.close());
 
 describe('ORDER BY RANK keeps the plain relevance order (§9.4)', () => {
   it('the best matches when TEXT is the only filter, with OFFSET and DESC', async () => {
-    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 7', 'resource', 'needle', { limit: 7 });
-    await expectRankOrder('type = "resource" AND TEXT ~ "needle" ORDER BY RANK LIMIT 5 OFFSET 4', 'resource', 'needle', { limit: 5, offset: 4 });
+    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 7', 'resource', 'needle', { limit: 7, postings: true });
+    await expectRankOrder('type = "resource" AND TEXT ~ "needle" ORDER BY RANK LIMIT 5 OFFSET 4', 'resource', 'needle', { limit: 5, offset: 4, postings: true });
     await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK DESC LIMIT 6', 'resource', 'needle', { limit: 6, desc: true });
-    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 500', 'resource', 'needle', { limit: 500 });
-    await expectRankOrder('type = group AND TEXT ~ "needle" ORDER BY RANK LIMIT 4', 'group', 'needle', { limit: 4 });
+    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 500', 'resource', 'needle', { limit: 500, postings: true });
+    await expectRankOrder('type = resource AND TEXT ~ "NEEDLE" ORDER BY RANK LIMIT 9', 'resource', 'NEEDLE', { limit: 9, postings: true });
+    await expectRankOrder('type = resource AND TEXT ~ "stone" ORDER BY RANK LIMIT 20', 'resource', 'stone', { limit: 20, postings: true });
+    await expectRankOrder('type = group AND TEXT ~ "needle" ORDER BY RANK LIMIT 4', 'group', 'needle', { limit: 4, postings: true });
+  });
+
+  it('many distinct profiles, and a word no row holds gives no rows', async () => {
+    if (TEST_DB !== 'postgres') {
+      const n = await sql<{ n: number }>`SELECT count(DISTINCT profile) AS n FROM resources_fts_postings WHERE term = 'needle'`.execute(db);
+      expect(n.rows[0].n).toBeGreaterThan(5);
+    }
+    const r = (await engine.execute('type = resource AND TEXT ~ "absentword" ORDER BY RANK LIMIT 5')) as FlatResult;
+    expect(r.resources).toEqual([]);
   });
 
   it('under other filters, OR, several words and a stemmed word', async () => {
@@ -128,7 +165,8 @@ describe('ORDER BY RANK keeps the plain relevance order (§9.4)', () => {
 describe('the relevance structures stay in sync with every write', () => {
   const check = async () => {
     await expectPostingsInSync();
-    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 8', 'resource', 'needle', { limit: 8 });
+    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 8', 'resource', 'needle', { limit: 8, postings: true });
+    await expectRankOrder('type = resource AND TEXT ~ "needle" ORDER BY RANK LIMIT 500', 'resource', 'needle', { limit: 500, postings: true });
   };
 
   it('after create, update, delete, merge and import', async () => {

@@ -1,6 +1,6 @@
 // PostgreSQL's spelling of the dialect seam (jsonb operators, ILIKE, `$n` placeholders).
 import type { CreateTableBuilder } from 'kysely';
-import { SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs } from './types.js';
+import { oneAsciiWord, SAFE_SEGMENT, type Binder, type Dialect, type JsonPathExprs } from './types.js';
 
 const BUCKET_FORMAT = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' } as const;
 
@@ -12,14 +12,6 @@ function pathText(b: Binder, path: readonly string[]): string {
   if (path.every((s) => SAFE_SEGMENT.test(s))) return `'{${path.join(',')}}'`;
   return `CAST(${b.p([...path])} AS text[])`;
 }
-
-/**
- * A term that is one ASCII word and nothing else (the parser reads it as one token, so
- * plainto_tsquery makes it a one-lexeme query or, for a stop word, an empty one): its ts_rank per
- * row is stored in `<table>_fts_postings` (migration 012) as the sort key, so RANK reads the best
- * rows in index order instead of ranking every match. Other terms rank every match.
- */
-const oneWord = (terms: FullTextTerms) => /^[A-Za-z0-9]+$/.test(terms.term.trim());
 
 export const postgresDialect: Dialect = {
   kind: 'postgres',
@@ -86,7 +78,9 @@ export const postgresDialect: Dialect = {
   fullText: {
     matches: (b, _table, alias, terms) => `${alias}.search_vector @@ plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`,
     rank(b, table, alias, terms, inner) {
-      if (oneWord(terms)) {
+      if (oneAsciiWord(terms)) {
+        // Its ts_rank per row is stored in `<table>_fts_postings` (migration 012) as the sort key,
+        // so RANK reads the best rows in index order instead of ranking every match.
         // The word's lexeme, as plainto_tsquery finds it (NULL for a stop word: nothing matches).
         const lexeme = `(SELECT u.lexeme FROM unnest(to_tsvector('english', CAST(${b.p(terms.term)} AS text))) u)`;
         const postings = `${table}_fts_postings f ON f.id = ${alias}.id AND f.lexeme = ${lexeme}`;
@@ -95,6 +89,9 @@ export const postgresDialect: Dialect = {
       const q = () => `plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`;
       return { join: null, score: `(CASE WHEN ${alias}.search_vector @@ ${q()} THEN -ts_rank(${alias}.search_vector, ${q()}) ELSE 1e9 END)` };
     },
+    // The postings' scores are the sort key itself: nothing to look up first.
+    rankProfiles: () => null,
+    orderProfiles: () => null,
     search(b, table, alias, terms, prefix) {
       if (!prefix) {
         const q = () => `plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`;

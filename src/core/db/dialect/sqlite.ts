@@ -1,6 +1,7 @@
 // SQLite's spelling of the dialect seam (JSON1 functions, lower() folding, `?` placeholders).
 import type { CreateTableBuilder } from 'kysely';
-import { SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs, type JsonType } from './types.js';
+import { bm25Order, averageLength } from './sqlite-bm25.js';
+import { oneAsciiWord, SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs, type JsonType } from './types.js';
 
 const TYPE_NAMES: Record<JsonType, string[]> = {
   number: ['integer', 'real'],
@@ -21,6 +22,9 @@ function pathText(b: Binder, path: readonly string[]): string {
 function ftsQuery(terms: FullTextTerms, prefix: boolean): string {
   return terms.words.map((w) => `"${w}"${prefix ? '*' : ''}`).join(' ');
 }
+
+/** Profiles one page statement reads as UNION ALL branches (SQLite allows 500 per compound). */
+const MAX_PROFILES = 400;
 
 const BUCKET_FORMAT = { day: '%Y-%m-%d', month: '%Y-%m', year: '%Y' } as const;
 
@@ -90,7 +94,17 @@ export const sqliteDialect: Dialect = {
 
   fullText: {
     matches: (b, table, alias, terms) => `${alias}.id IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))})`,
-    rank(b, table, alias, terms, inner, top) {
+    rank(b, table, alias, terms, inner, top, profiles) {
+      if (inner && top !== undefined && profiles) {
+        // Rows profile by profile, best profile first (rows of one profile tie): SQLite runs the
+        // UNION ALL branches in order, so the outer LIMIT stops after the first `top` rows.
+        const term = b.p(terms.term.trim().toLowerCase());
+        const branches = profiles.map(
+          (p, i) => `SELECT * FROM (SELECT id AS fid, ${i} AS score FROM ${table}_fts_postings WHERE term = ${term} AND profile = ${b.p(p)} ORDER BY id LIMIT ${b.p(top)})`,
+        );
+        const rows = branches.length ? `SELECT * FROM (${branches.join(' UNION ALL ')}) LIMIT ${b.p(top)}` : 'SELECT 0 AS fid, 0 AS score WHERE 1 = 0';
+        return { join: `JOIN (${rows}) f ON f.fid = ${alias}.id`, score: 'f.score' };
+      }
       const match = `FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))}`;
       // FTS5's rank is bm25(): ORDER BY rank LIMIT keeps only the best rows inside the FTS
       // query, so only those are joined to the table (mrql.md §22.5).
@@ -99,6 +113,23 @@ export const sqliteDialect: Dialect = {
           ? `(SELECT rowid AS fid, rank AS score ${match} ORDER BY rank LIMIT ${b.p(top)}) f`
           : `(SELECT rowid AS fid, bm25(${table}_fts) AS score ${match}) f`;
       return { join: `${inner ? 'JOIN' : 'LEFT JOIN'} ${scored} ON f.fid = ${alias}.id`, score: inner ? 'f.score' : 'COALESCE(f.score, 1e9)' };
+    },
+    rankProfiles(b, table, terms) {
+      if (!oneAsciiWord(terms)) return null;
+      const term = () => b.p(terms.term.trim().toLowerCase());
+      // One index probe per distinct profile of the term (a few), then FTS5's totals record.
+      const walk =
+        `WITH RECURSIVE w(profile) AS (SELECT min(profile) FROM ${table}_fts_postings WHERE term = ${term()} ` +
+        `UNION ALL SELECT (SELECT min(profile) FROM ${table}_fts_postings WHERE term = ${term()} AND profile > w.profile) FROM w WHERE w.profile IS NOT NULL ` +
+        `LIMIT ${MAX_PROFILES + 2}) `;
+      return `${walk}SELECT profile, NULL AS block FROM w WHERE profile IS NOT NULL UNION ALL SELECT NULL, block FROM ${table}_fts_data WHERE id = 1`;
+    },
+    orderProfiles(rows) {
+      const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
+      const block = rows.find((r) => r.block !== null)?.block;
+      // Too many profiles for one compound statement: rank every match instead.
+      if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
+      return bm25Order(profiles, averageLength(block));
     },
     search: (b, table, alias, terms, prefix) => ({
       from: `${table}_fts f JOIN ${table} ${alias} ON ${alias}.id = f.rowid`,

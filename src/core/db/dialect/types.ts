@@ -140,8 +140,17 @@ export interface Dialect {
      * `top`: the match is the statement's only filter and RANK its only sort key, so only the
      * first `top` rows by relevance can appear (ties among them in any order).
      * PostgreSQL reads a one-word term's scores from `<table>_fts_postings` (migration 012).
+     * `profiles` (with `top`): the term's posting profiles best first, from `rankProfiles`.
      */
-    rank(b: Binder, table: string, alias: string, terms: FullTextTerms, inner: boolean, top?: number): { join: string | null; score: string };
+    rank(b: Binder, table: string, alias: string, terms: FullTextTerms, inner: boolean, top?: number, profiles?: readonly number[]): { join: string | null; score: string };
+    /**
+     * SQLite (migration 014): the statement listing a one-word term's distinct posting profiles
+     * (`profile`) and the FTS5 totals record (`block`), run before the page when RANK could use
+     * `top`; null when the term or engine has no such path.
+     */
+    rankProfiles(b: Binder, table: string, terms: FullTextTerms): string | null;
+    /** The profiles of `rankProfiles`' rows best first, or null when the page should rank every match. */
+    orderProfiles(rows: readonly Record<string, unknown>[]): number[] | null;
     /** FROM, WHERE and ORDER BY of a search of `table` (as `alias`), best first; `prefix` matches word starts. */
     search(b: Binder, table: string, alias: string, terms: FullTextTerms, prefix: boolean): { from: string; where: string; order: string };
   };
@@ -210,3 +219,9 @@ export interface Dialect {
 
 /** Path segments that may be written into SQL text (MRQL re-checks them, mrql.md §21.1). */
 export const SAFE_SEGMENT = /^[A-Za-z0-9_]+$/;
+
+/**
+ * A term that is one ASCII word and nothing else: PostgreSQL's parser reads it as one token and
+ * FTS5's unicode61 tokenizer as one term (the word in lower case), so its postings apply.
+ */
+export const oneAsciiWord = (terms: FullTextTerms) => /^[A-Za-z0-9]+$/.test(terms.term.trim());

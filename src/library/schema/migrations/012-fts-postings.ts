@@ -4,8 +4,8 @@
 // when the row is written. `<table>_fts_postings` holds that score for every lexeme of every
 // row, indexed by (lexeme, score): the best rows for a common word are the first index entries
 // instead of a ts_rank over every match. Kept by triggers, so every write path (create, update,
-// delete, merge, import, bulk loads) keeps it exact. SQLite needs nothing here: its bm25 depends
-// on corpus-wide statistics that change with every write (docs/mrql.md).
+// delete, merge, import, bulk loads) keeps it exact. SQLite's bm25 depends on corpus-wide
+// statistics that change with every write; its postings (014) store what does not.
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../../../core/db/dialect/index.js';
 

@@ -1,0 +1,52 @@
+// The order FTS5's bm25() gives the posting profiles of one word (migration 014, mrql.md §22.5).
+// For a one-phrase query FTS5 computes (fts5_aux.c, no column weights: each instance counts 1)
+//   -idf × (f × (k1 + 1)) / (f + k1 × (1 − b + b × D / avgdl)),  k1 = 1.2, b = 0.75,
+// with f the word's frequency in the row, D the row's token count (all columns) and avgdl the
+// table's token total over its row count. idf is positive (FTS5 clamps it to 1e-6) and the
+// same for every row, and multiplying by it keeps the order (ties may merge, never swap), so
+// ordering profiles by the fraction alone — computed with the same double operations — is
+// ordering them as bm25() does.
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** One SQLite varint (1–9 bytes, big-endian 7-bit groups, the 9th byte whole) at `at`. */
+function varint(bytes: Uint8Array, at: number): { value: number; next: number } {
+  let value = 0;
+  for (let i = 0; i < 9; i++) {
+    const byte = bytes[at + i];
+    if (byte === undefined) throw new Error('truncated FTS5 totals record');
+    if (i === 8) return { value: value * 256 + byte, next: at + 9 };
+    value = value * 128 + (byte & 0x7f);
+    if (!(byte & 0x80)) return { value, next: at + i + 1 };
+  }
+  throw new Error('unreachable');
+}
+
+/** The average row length FTS5 uses: the totals record (`<table>_fts_data` id 1) is the row count, then each column's token total. */
+export function averageLength(record: Uint8Array): number {
+  const first = varint(record, 0);
+  let next = first.next;
+  let tokens = 0;
+  while (next < record.length) {
+    const v = varint(record, next);
+    tokens += v.value;
+    next = v.next;
+  }
+  return tokens / first.value;
+}
+
+/** A profile packs the word's frequency in the row and the row's token count. */
+export const profileOf = (frequency: number, length: number) => frequency * 2 ** 32 + length;
+
+/** The profiles, best bm25 first. */
+export function bm25Order(profiles: readonly number[], avgdl: number): number[] {
+  const fraction = (profile: number) => {
+    const f = Math.floor(profile / 2 ** 32);
+    const d = profile % 2 ** 32;
+    return (f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl));
+  };
+  const scored = profiles.map((p) => ({ p, s: fraction(p) }));
+  scored.sort((x, y) => y.s - x.s || x.p - y.p);
+  return scored.map((x) => x.p);
+}
