@@ -1232,6 +1232,29 @@ LIMIT
   $2;
 -- params: [1,10]
 
+-- MrqlRepository.rows (GROUP BY contentType COUNT() of all resources: the count table)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  *
+FROM
+  (
+    SELECT
+      content_type AS k0_0,
+      n AS a0
+    FROM
+      resource_content_type_counts
+    WHERE
+      n > 0
+  ) sub
+ORDER BY
+  sub.a0 DESC NULLS LAST
+LIMIT
+  $1;
+-- params: [20]
+
 -- MrqlRepository.rows (GROUP BY meta and month)
 SET
   LOCAL statement_timeout = 1000;

@@ -10,6 +10,7 @@ import { accountsMigration } from './migrations/007-accounts.js';
 import { mrqlPerfMigration } from './migrations/009-mrql-perf.js';
 import { pluginsMigration } from './migrations/010-plugins.js';
 import { scopePerfMigration } from './migrations/011-scope-perf.js';
+import { keyCountsMigration } from './migrations/013-key-counts.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
   return {
@@ -22,5 +23,6 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '009-mrql-perf': mrqlPerfMigration(d),
     '010-plugins': pluginsMigration(d),
     '011-scope-perf': scopePerfMigration(d),
+    '013-key-counts': keyCountsMigration(d),
   };
 }
