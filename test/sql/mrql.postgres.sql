@@ -1752,8 +1752,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )

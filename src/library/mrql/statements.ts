@@ -159,7 +159,7 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
   const n = p.limit + p.offset;
   const cte =
     `WITH RECURSIVE scope_tree(root, id, depth) AS (SELECT id, id, 0 FROM groups WHERE id IN (${roots.map((r) => tx.b.p(r)).join(', ')}) ` +
-    `UNION SELECT s.root, g.id, s.depth + 1 FROM groups g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) `;
+    `UNION SELECT s.root, g.id, s.depth + 1 FROM scope_tree s ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = s.id')} WHERE s.depth < 50) `;
   const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(n)}`;
   const ranked =
     `SELECT st.root AS mrql_scope, e.*, row_number() OVER (PARTITION BY st.root ORDER BY ${terms.join(', ')}) AS mrql_rank ` +
