@@ -315,7 +315,14 @@ export async function copyFileAtomic(from: string, path: string): Promise<void> 
  * directory entry, so the file is there after a crash. Both paths must be on one filesystem.
  */
 export async function renameDurably(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
-  await rename(from, to);
+  try {
+    await rename(from, to);
+  } catch (e) {
+    // The folder is usually there already: it is made only when the rename says it is missing,
+    // which saves a thread-pool round trip per placement.
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await mkdir(dirname(to), { recursive: true });
+    await rename(from, to);
+  }
   await directorySyncs.sync(dirname(to));
 }
