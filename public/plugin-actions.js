@@ -15,13 +15,20 @@
   };
   const selected = () => [...document.querySelectorAll('.select-box:checked')].map((b) => Number(b.value));
 
-  // Card menus: one copy per card that has a selection box (its value is the entity id).
+  // Card menus: one copy per card or table row that has a selection box (its value is the
+  // entity id). A table's template names each row's actions (those whose filters match the row);
+  // a row left with none gets no menu.
   const template = document.getElementById('plugin-card-actions');
   if (template) {
-    for (const box of document.querySelectorAll('.card .select-box')) {
+    const perRow = template.dataset.rowActions ? JSON.parse(template.dataset.rowActions) : null;
+    for (const box of document.querySelectorAll('.card .select-box, tr .select-box')) {
       const menu = template.content.cloneNode(true);
-      for (const b of menu.querySelectorAll('[data-plugin-action]')) b.dataset.entityIds = box.value;
-      box.closest('.card').appendChild(menu);
+      for (const b of menu.querySelectorAll('[data-plugin-action]')) {
+        if (perRow && !(perRow[box.value] || []).includes(`${b.dataset.plugin}/${b.dataset.pluginAction}`)) b.remove();
+        else b.dataset.entityIds = box.value;
+      }
+      if (!menu.querySelector('[data-plugin-action]')) continue;
+      (box.closest('.card') || box.closest('td')).appendChild(menu);
     }
   }
 

@@ -1,13 +1,14 @@
 // Plugin action buttons on pages (library-plugins.md §17.1 placement, §17.3 filtering, §26):
 // `detail` actions on resource, note and group pages (filtered against the shown entity),
-// `card` actions on every list card and `bulk` actions in the selection bar of the resource and
-// group lists. The same principal rules as the action listing apply (guests see none, a
+// `card` actions on every list card and every row of the resource table (each row offers only
+// the actions whose filters match it) and `bulk` actions in the selection bar of the resource
+// and group lists. The same principal rules as the action listing apply (guests see none, a
 // group-limited viewer only the plugins opened to it). Buttons carry what public/plugin-actions.js
 // needs to run the action; an action with parameters opens a dialog holding a form for them
 // (entity_ref parameters use the search picker, so nobody types an id).
 import { h, type SafeHtml } from '../../core/html/jsx.js';
 import type { Principal } from '../auth/principal.js';
-import type { PluginActionTarget } from '../ui/layout.js';
+import type { PluginActionRow, PluginActionTarget } from '../ui/layout.js';
 import { Picker } from '../ui/components.js';
 import { filtersMatch, runnableActions, type ActionDef, type ActionParam } from './actions.js';
 import type { PluginCatalogue } from './catalogue.js';
@@ -21,6 +22,16 @@ export function placedActions(catalogue: PluginCatalogue<LoadedPlugin>, principa
   // Detail pages filter against the shown entity; list pages offer card and bulk actions unfiltered (§17.3).
   const values = placement === 'detail' ? { contentType: target.contentType, categoryId: target.categoryId, noteTypeId: target.noteTypeId } : null;
   return runnableActions(catalogue, principal, target.entity).filter((a) => a.placement.includes(placement) && (values === null || filtersMatch(a.filters, values)));
+}
+
+const actionKey = (a: ActionDef) => `${a.pluginName}/${a.id}`;
+
+/**
+ * Which card actions each table row offers: those whose filters match the row (a row knows its
+ * content type and category, so a button that would only be refused is left out).
+ */
+function rowActions(card: ActionDef[], rows: PluginActionRow[]): Record<number, string[]> {
+  return Object.fromEntries(rows.map((r) => [r.id, card.filter((a) => filtersMatch(a.filters, r)).map(actionKey)]));
 }
 
 /** Parameters the person fills in (hidden ones travel with the form, info ones only explain). */
@@ -180,16 +191,17 @@ export function DetailActions(props: { actions: ActionDef[]; id: number }): Safe
 
 /**
  * A list page's card and bulk actions. Card buttons are a template the script copies into every
- * card that has a selection box; bulk buttons act on the checked boxes and show only while
+ * card or table row that has a selection box (for table rows, only the buttons the row's entry
+ * of `data-row-actions` names); bulk buttons act on the checked boxes and show only while
  * something is selected.
  */
-export function ListActions(props: { card: ActionDef[]; bulk: ActionDef[] }): SafeHtml | null {
+export function ListActions(props: { card: ActionDef[]; bulk: ActionDef[]; rows?: PluginActionRow[] }): SafeHtml | null {
   const { card, bulk } = props;
   if (card.length === 0 && bulk.length === 0) return null;
   return (
     <div class="plugin-list-actions" data-testid="plugin-list-actions">
       {card.length ? (
-        <template id="plugin-card-actions">
+        <template id="plugin-card-actions" data-row-actions={props.rows ? JSON.stringify(rowActions(card, props.rows)) : undefined}>
           <details class="menu plugin-card-menu">
             <summary>Actions</summary>
             <div class="menu-items" role="group" aria-label="Plugin actions">

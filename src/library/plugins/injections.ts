@@ -46,7 +46,7 @@ export class PluginInjections implements LayoutPlugins {
     if (target.id !== undefined) return DetailActions({ actions: placedActions(this.catalogue, req.principal, target, 'detail'), id: target.id });
     // The bulk bar is rendered on resource and group lists only (§17.1).
     const bulk = target.entity === 'note' ? [] : placedActions(this.catalogue, req.principal, target, 'bulk');
-    return ListActions({ card: placedActions(this.catalogue, req.principal, target, 'card'), bulk });
+    return ListActions({ card: placedActions(this.catalogue, req.principal, target, 'card'), bulk, rows: target.rows });
   }
 
   async slots(req: FastifyRequest): Promise<PageSlots> {

@@ -129,6 +129,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
                 picks={{ tags: await picked(pickers, req, 'tags', input.Tags ?? []), groups: await picked(pickers, req, 'groups', input.Groups ?? []), owner: await picked(pickers, req, 'groups', [input.OwnerId]) }}
               />
             ),
+            // The table's rows offer the plugin card actions whose filters match them (§17.3).
+            pluginList: path === '/resources/details' ? { entity: 'resource' as const, rows: rows.map((r) => ({ id: r.ID, contentType: r.ContentType ?? undefined, categoryId: r.resourceCategoryId ?? undefined })) } : undefined,
             actions: (
               <span>
                 <a class="button" href={otherView[0] + search}>

@@ -359,6 +359,13 @@ describe('action buttons on pages', () => {
     expect(buttons(card)).toEqual(['greet', 'picky']);
     const bulk = /data-testid="plugin-bulk-actions"[^>]*>([\s\S]*?)<\/div>/.exec(resources)?.[1] ?? '';
     expect(buttons(bulk)).toEqual(['picky']);
+    // The resource table has the same, and its template names each row's actions (filters matched).
+    const table = await page('/resources/details');
+    expect(buttons(/<template id="plugin-card-actions"[^>]*>([\s\S]*?)<\/template>/.exec(table)?.[1] ?? '')).toEqual(['greet', 'picky']);
+    expect(buttons(/data-testid="plugin-bulk-actions"[^>]*>([\s\S]*?)<\/div>/.exec(table)?.[1] ?? '')).toEqual(['picky']);
+    const perRow = JSON.parse((/data-row-actions="([^"]*)"/.exec(table)?.[1] ?? '{}').replaceAll('&#34;', '"')) as Record<string, string[]>;
+    expect(Object.keys(perRow).length).toBeGreaterThan(0);
+    for (const keys of Object.values(perRow)) expect(keys).toEqual(['act-fixture/greet', 'act-fixture/picky']);
     expect(buttons(await page('/groups'))).toEqual(['small-batch']);
     // Notes have no bulk bar for plugins, and these note actions are detail-only.
     expect(await page('/notes')).not.toContain('plugin-list-actions');
