@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
+    files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -3,15 +3,14 @@
 // clip benchmark) measured in the same run on the same disk, with the server's peak RSS growth.
 // The library runs as its own process (`stacks library`), so the RSS is the server's alone.
 // Run: npx tsx bench/uploads.ts [--backend sqlite|postgres] [--large-mib 1024] [--files 8] [--mib 32] [--rounds 2] [--cpu-prof DIR]
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BIN } from '../test/clips/process.js';
 import { freshPostgresDsn } from '../test/helpers/library.js';
+import { cpuSeconds, startLibraryProcess } from './library-process.js';
 import { plainCopyMBps } from './plain-copy.js';
 
 function arg(name: string, fallback: string): string {
@@ -33,11 +32,6 @@ function rss(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
   return { now: kb('VmRSS'), peak: kb('VmHWM') };
-}
-/** CPU seconds (user + system) the process has used so far: a figure the other sessions' load does not inflate much. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
 function resetPeak(pid: number): void {
   try {
@@ -77,21 +71,8 @@ function upload(url: string, size: number): Promise<void> {
   });
 }
 
-async function startLibrary(dir: string, dbArgs: string[]) {
-  const node = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', resolve(cpuProf)] : [];
-  const child = spawn('node', [...node, BIN, 'library', '-bind-address', '127.0.0.1:0', '-file-save-path', join(dir, 'files'), '-quiet', '-hash-worker-disabled', ...dbArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  const url = await new Promise<string>((ok, fail) => {
-    child.stdout.on('data', () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) ok(m[1]);
-    });
-    void exited.then(() => fail(new Error(`library exited: ${out}`)));
-  });
-  return { pid: child.pid!, url, stop: () => (child.kill('SIGTERM'), exited) };
+function startLibrary(dir: string, dbArgs: string[]) {
+  return startLibraryProcess(['-bind-address', '127.0.0.1:0', '-file-save-path', join(dir, 'files'), '-quiet', '-hash-worker-disabled', ...dbArgs], cpuProf);
 }
 
 /** Runs the uploads at once; MB/s and the server's peak RSS growth over its RSS before. */

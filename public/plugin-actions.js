@@ -15,13 +15,14 @@
   };
   const selected = () => [...document.querySelectorAll('.select-box:checked')].map((b) => Number(b.value));
 
-  // Card menus: one copy per card that has a selection box (its value is the entity id).
+  // Card menus: one copy per card or table row that has a selection box (its value is the
+  // entity id). List pages offer card actions without filtering (library-plugins.md §17.3).
   const template = document.getElementById('plugin-card-actions');
   if (template) {
-    for (const box of document.querySelectorAll('.card .select-box')) {
+    for (const box of document.querySelectorAll('.card .select-box, tr .select-box')) {
       const menu = template.content.cloneNode(true);
       for (const b of menu.querySelectorAll('[data-plugin-action]')) b.dataset.entityIds = box.value;
-      box.closest('.card').appendChild(menu);
+      (box.closest('.card') || box.closest('td')).appendChild(menu);
     }
   }
 

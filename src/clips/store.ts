@@ -12,6 +12,7 @@ import type { ClipContext } from './context.js';
 import { ClipEvents } from './events.js';
 import { clipMigrations } from './schema/migrations.js';
 import type { ClipDatabase } from './schema/database.js';
+import { ClipRepository } from './clips/repository.js';
 import { BlobStore } from './storage/blobs.js';
 import { ClipReconciler } from './storage/reconcile.js';
 
@@ -19,6 +20,18 @@ export interface OpenStore {
   ctx: ClipContext;
   reconciler: ClipReconciler;
   close(): Promise<void>;
+}
+
+/** Names every content hash some row refers to whose blob is missing (never fatal: §2.2). */
+async function reportMissingContent(clips: ClipRepository, blobs: BlobStore): Promise<void> {
+  // Pages, so a large store is never read into memory at once.
+  const PAGE = 1000;
+  for (let after: string | null = null; ; ) {
+    const hashes = await clips.contentHashesAfter(after, PAGE);
+    for (const hash of hashes) if (!/^[0-9a-f]{64}$/.test(hash) || !blobs.exists(hash)) console.error(`clip content ${hash} is missing from ${blobs.blobDir}`);
+    if (hashes.length < PAGE) return;
+    after = hashes[hashes.length - 1];
+  }
 }
 
 export async function openStore(config: ClipConfig, clock: Clock = systemClock, log: (msg: string) => void = console.log): Promise<OpenStore> {
@@ -39,9 +52,7 @@ export async function openStore(config: ClipConfig, clock: Clock = systemClock, 
 
   const tmp = blobs.sweepTemp();
   if (tmp) log(`start-up sweep: removed ${tmp} temp files`);
-  for (const hash of sqlite.prepare('SELECT DISTINCT content_hash FROM clips').pluck().iterate() as Iterable<string>) {
-    if (!/^[0-9a-f]{64}$/.test(hash) || !blobs.exists(hash)) console.error(`clip content ${hash} is missing from ${blobs.blobDir}`);
-  }
+  await reportMissingContent(new ClipRepository(handle.db), blobs);
 
   const ctx: ClipContext = { db: handle.db, sqlite, clock, events: new ClipEvents(), blobs, config: { ...config, dataDir } };
   const reconciler = new ClipReconciler(ctx, log);

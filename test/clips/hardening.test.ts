@@ -39,6 +39,19 @@ describe('multipart bodies the parser cannot read', () => {
     expect((await t.req(f.KA, 'GET', '/tags')).status).toBe(200);
   });
 
+  it('answers the contract\'s 400 "failed to read multipart data" on upload and restore, whatever the parser\'s reason', async () => {
+    const truncated = `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhalf`;
+    const brokenHeader = `--${B}\r\nContent-Disposition\r\n\r\nv\r\n--${B}--\r\n`;
+    for (const [path, what, body] of [
+      ['/clips', 'truncated', truncated],
+      ['/clips', 'broken part header', brokenHeader],
+      ['/backup/restore', 'truncated', truncated],
+    ]) {
+      const r = await t.raw(f.KA, 'POST', path, body, { 'content-type': `multipart/form-data; boundary=${B}` });
+      expect({ status: r.status, body: r.body }, `${what} on ${path}`).toEqual({ status: 400, body: { error: 'failed to read multipart data' } });
+    }
+  });
+
   it('answers 4xx {error} for garbage, a broken part header, a truncated body and too many parts', async () => {
     const bodies: [string, string][] = [
       ['garbage', 'not multipart at all'],

@@ -3,7 +3,7 @@
 // stop while a client stalls a download (companion §1, §6.6, §15.19). Few processes, each
 // doing a lot, because every start costs about a second.
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +106,20 @@ describe('stacks clips', { timeout: 180_000 }, () => {
       stalled.destroy();
     } finally {
       svc.child.kill('SIGKILL');
+    }
+  });
+
+  it('runs with 16 threads in libuv\'s pool (its uploads wait on fsyncs there) unless the environment sets the size', async () => {
+    // The only difference between the two processes is the pool, which has started by the time
+    // a service listens (its start-up reads files through it).
+    const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
+    const sized = await startProcess(['--port', '0', '--data-dir', join(root, 'pool-default')], { UV_THREADPOOL_SIZE: undefined });
+    const kept = await startProcess(['--port', '0', '--data-dir', join(root, 'pool-env')], { UV_THREADPOOL_SIZE: '4' });
+    try {
+      expect(threads(sized.child.pid!) - threads(kept.child.pid!)).toBe(16 - 4);
+    } finally {
+      sized.child.kill('SIGKILL');
+      kept.child.kill('SIGKILL');
     }
   });
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 
-export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'stacks.mjs');
+export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'stacks.cjs');
 
 export function keyCreate(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync('node', [BIN, 'clips', 'key', 'create', '--data-dir', dataDir, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseClipArgs } from '../../src/clips/config.js';
 import { startClips } from '../../src/clips/main.js';
 
@@ -40,6 +40,32 @@ describe('start-up', () => {
     expect(existsSync(blob(old))).toBe(false);
     expect(existsSync(blob(young))).toBe(true);
     expect(existsSync(blob(refHash))).toBe(true);
+  });
+
+  it('names each referenced content whose blob is missing, once, and still starts', async () => {
+    const dir = join(root, 'missing');
+    const svc = await start(dir);
+    const key = (await svc.services.keys.create({ name: 'KA', role: 'admin' })).key;
+    for (const [text, name] of [['first', 'a.txt'], ['second', 'b.txt'], ['second', 'c.txt'], ['third', 'd.txt']]) {
+      const form = new FormData();
+      form.append('file', new Blob([text]), name);
+      expect([200, 201]).toContain((await fetch(`${svc.url}/api/v1/clips`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })).status);
+    }
+    const hashes = (await svc.ctx.db.selectFrom('clips').select('content_hash').distinct().orderBy('content_hash').execute()).map((r) => r.content_hash);
+    await svc.close();
+    expect(hashes).toHaveLength(3);
+    const gone = hashes[1];
+    rmSync(join(dir, 'blobs', 'sha256', gone.slice(0, 2), gone.slice(2, 4), gone));
+
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const again = await start(dir);
+      await again.close();
+      const reports = errors.mock.calls.map((c) => String(c[0])).filter((m) => m.startsWith('clip content '));
+      expect(reports).toEqual([`clip content ${gone} is missing from ${join(dir, 'blobs', 'sha256')}`]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it('answers 401 to everything but status on a store without keys, and writes no key file by default', async () => {

@@ -9,12 +9,3 @@ import type { TestLibrary } from './library.js';
 export async function corruptMeta(lib: TestLibrary, table: 'groups' | 'notes' | 'resources', id: number, text: string): Promise<void> {
   await lib.lib.db.updateTable(table).set({ meta: text }).where('id', '=', id).execute();
 }
-
-/**
- * A user whose scope is `groupId`. This build has no account endpoints yet (they come with the
- * accounts feature); until then a scoped user can only be written directly.
- */
-export async function scopedUser(lib: TestLibrary, username: string, groupId: number): Promise<void> {
-  const now = new Date().toISOString();
-  await lib.lib.db.insertInto('users').values({ created_at: now, updated_at: now, username, role: 'user', scope_group_id: groupId } as never).execute();
-}

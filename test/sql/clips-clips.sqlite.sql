@@ -751,6 +751,30 @@ LIMIT
   ?;
 -- params: ["abababababababababababababababababababababababababababababababab",1]
 
+-- ClipRepository.contentHashesAfter (first page)
+SELECT DISTINCT
+  "content_hash"
+FROM
+  "clips"
+ORDER BY
+  "content_hash"
+LIMIT
+  ?;
+-- params: [1000]
+
+-- ClipRepository.contentHashesAfter
+SELECT DISTINCT
+  "content_hash"
+FROM
+  "clips"
+WHERE
+  "content_hash" > ?
+ORDER BY
+  "content_hash"
+LIMIT
+  ?;
+-- params: ["abababababababababababababababababababababababababababababababab",1000]
+
 -- ClipRepository.tagLinks
 SELECT
   ct.clip_id,

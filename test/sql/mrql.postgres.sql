@@ -1315,6 +1315,29 @@ LIMIT
   $2;
 -- params: [1,10]
 
+-- MrqlRepository.rows (GROUP BY contentType COUNT() of all resources: the count table)
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+SELECT
+  *
+FROM
+  (
+    SELECT
+      content_type AS k0_0,
+      n AS a0
+    FROM
+      resource_content_type_counts
+    WHERE
+      n > 0
+  ) sub
+ORDER BY
+  sub.a0 DESC NULLS LAST
+LIMIT
+  $1;
+-- params: [20]
+
 -- MrqlRepository.rows (GROUP BY meta and month)
 SET
   LOCAL statement_timeout = 1000;
@@ -1812,8 +1835,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )

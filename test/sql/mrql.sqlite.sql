@@ -1260,6 +1260,25 @@ LIMIT
   ?;
 -- params: [1,10]
 
+-- MrqlRepository.rows (GROUP BY contentType COUNT() of all resources: the count table)
+SELECT
+  *
+FROM
+  (
+    SELECT
+      content_type AS k0_0,
+      n AS a0
+    FROM
+      resource_content_type_counts
+    WHERE
+      n > 0
+  ) sub
+ORDER BY
+  sub.a0 DESC
+LIMIT
+  ?;
+-- params: [20]
+
 -- MrqlRepository.rows (GROUP BY meta and month)
 SELECT
   *

@@ -49,8 +49,18 @@ WITH RECURSIVE
       g.owner_id,
       up.depth + 1
     FROM
-      groups g
-      JOIN up ON g.id = up.owner_id
+      up
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id,
+          g.owner_id
+        FROM
+          groups g
+        WHERE
+          g.id = up.owner_id
+        OFFSET
+          0
+      ) g
     WHERE
       up.depth < 50
   )

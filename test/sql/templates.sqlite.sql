@@ -49,8 +49,8 @@ WITH RECURSIVE
       g.owner_id,
       up.depth + 1
     FROM
-      groups g
-      JOIN up ON g.id = up.owner_id
+      up
+      JOIN groups g ON g.id = up.owner_id
     WHERE
       up.depth < 50
   )

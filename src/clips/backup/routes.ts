@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../core/http/errors.js';
 import { readParts } from '../../core/http/multipart.js';
+import { unreadableMultipart } from '../http/input.js';
 import type { ClipContext } from '../context.js';
 import { API, type ClipRoutes } from '../http/routes.js';
 import type { BackupService } from './service.js';
@@ -22,7 +23,7 @@ async function receiveArchive(req: FastifyRequest, ctx: ClipContext): Promise<st
   if (Number.isFinite(declared) && declared > limit + 1024 * 1024) throw tooLarge(limit);
   const path = join(ctx.blobs.tmpDir, `restore-upload-${randomBytes(8).toString('hex')}.zip`);
   try {
-    for await (const part of readParts(req, { tooLarge: () => tooLarge(limit), limits: { fileSize: limit } })) {
+    for await (const part of readParts(req, { tooLarge: () => tooLarge(limit), malformed: unreadableMultipart, limits: { fileSize: limit } })) {
       if (part.type !== 'file') continue;
       await pipeline(part.stream, createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 }));
       return path;
@@ -30,7 +31,6 @@ async function receiveArchive(req: FastifyRequest, ctx: ClipContext): Promise<st
     throw badRequest('missing backup file');
   } catch (e) {
     await rm(path, { force: true });
-    if (e instanceof HttpError) throw e.status === 400 && /^invalid multipart body/.test(e.message) ? badRequest('failed to read multipart data') : e;
     throw e;
   }
 }

@@ -236,6 +236,14 @@ export class ClipRepository extends ClipStoreRepository {
     return new Set(rows.map((r) => r.content_hash));
   }
 
+  /** Up to `limit` distinct content hashes in hash order, after `after` (null: from the first); keyset pages over the hash index. */
+  async contentHashesAfter(after: string | null, limit: number): Promise<string[]> {
+    let q = this.db.selectFrom('clips').select('content_hash').distinct();
+    if (after !== null) q = q.where('content_hash', '>', after);
+    const rows = await q.orderBy('content_hash').limit(limit).execute();
+    return rows.map((r) => r.content_hash);
+  }
+
   /** Any row (live or not) still refers to these bytes. */
   async referenced(hash: string): Promise<boolean> {
     const r = await this.db.selectFrom('clips').select('id').where('content_hash', '=', hash).limit(1).executeTakeFirst();

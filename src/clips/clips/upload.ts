@@ -4,6 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../core/http/errors.js';
 import { readParts } from '../../core/http/multipart.js';
+import { unreadableMultipart } from '../http/input.js';
 import type { BlobStore, StagedBlob } from '../storage/blobs.js';
 import { partFilename } from './filenames.js';
 import { MAX_CLIP_BYTES } from './service.js';
@@ -46,7 +47,7 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
   if (Number.isFinite(declaredLength) && declaredLength > MAX_UPLOAD_BODY) throw tooLarge();
 
   // Every part counts as a file (a plain text field is a text clip).
-  const parts = readParts(req, { everyPartIsAFile: true, tooLarge, limits: { fileSize: MAX_CLIP_BYTES } });
+  const parts = readParts(req, { everyPartIsAFile: true, tooLarge, malformed: unreadableMultipart, limits: { fileSize: MAX_CLIP_BYTES } });
 
   // Watch the raw body (in the same tick as the pipe above, so no chunk is missed): keep its
   // first bytes for the part headers, and stop a chunked body that outgrows the cap.
@@ -101,7 +102,6 @@ export async function receiveClip(req: FastifyRequest, blobs: BlobStore): Promis
     // now, and once more should the reading only finish later.
     if (staged) await blobs.discard(staged);
     work.then((s) => blobs.discard(s.staged), () => undefined);
-    if (e instanceof HttpError) throw e.status === 400 && /^invalid multipart body/.test(e.message) ? badRequest('failed to read multipart data') : e;
     throw e;
   } finally {
     req.raw.off('data', onData);

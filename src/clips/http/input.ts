@@ -1,4 +1,4 @@
-// Strict request readers for the clip API (companion §12.3): path ids must be plain digits, a
+// Strict request readers for the clip API (companion §3.4): path ids must be plain digits, a
 // JSON field of the wrong type is a 400, unknown fields are ignored. Messages are the spec's.
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../core/http/errors.js';
@@ -112,3 +112,6 @@ export function readArchived(req: FastifyRequest): boolean | undefined {
   if (v === 'false') return false;
   throw badRequest('invalid archived value (expected true or false)');
 }
+
+/** The clip contract's answer to a multipart body that cannot be parsed (companion §3.4). */
+export const unreadableMultipart = () => badRequest('failed to read multipart data');

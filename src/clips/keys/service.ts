@@ -109,7 +109,10 @@ export class KeyService {
     // The lookup is by the SHA-256 of what was presented: timing reveals nothing of a stored key.
     const row = await this.repo.findActiveByHash(hashKey(m[1]));
     if (!row || !isRole(row.role)) throw unauthorized('invalid or revoked API key');
-    await this.repo.touch(row.id, keyStamp(this.ctx.clock.now()));
+    // Stamps have whole seconds: a key already stamped this second needs no write (every
+    // upload of a busy client would otherwise add an UPDATE to its request).
+    const now = keyStamp(this.ctx.clock.now());
+    if (row.last_used_at !== now) await this.repo.touch(row.id, now);
     const scope = row.scoped_tag_id !== null && row.scoped_tag_name !== null ? { tagId: row.scoped_tag_id, name: row.scoped_tag_name } : null;
     return { keyId: row.id, role: row.role, scope };
   }

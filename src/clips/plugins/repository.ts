@@ -1,6 +1,7 @@
 // Plugin rows, plugin storage and file-system grants (companion §2.3); no rules here.
 import { sql, type Selectable } from 'kysely';
-import type { ClipDb, PluginTable } from '../schema/database.js';
+import { ClipStoreRepository } from '../schema/base-repository.js';
+import type { PluginTable } from '../schema/database.js';
 
 export type PluginRow = Selectable<PluginTable>;
 
@@ -11,9 +12,7 @@ export interface GrantRow {
   path: string;
 }
 
-export class PluginRepository {
-  constructor(private readonly db: ClipDb) {}
-
+export class PluginRepository extends ClipStoreRepository {
   list(): Promise<PluginRow[]> {
     return this.db.selectFrom('plugins').selectAll().orderBy('name').orderBy('id').execute();
   }

@@ -31,6 +31,8 @@ export interface ReadOptions {
   limits?: PartLimits;
   /** The error of a file over `limits.fileSize` (default 413 "request body too large"). */
   tooLarge?: () => HttpError;
+  /** The error of a body that cannot be parsed, given the parser's reason (default 400 "invalid multipart body: <reason>"). */
+  malformed?: (reason: string) => HttpError;
   /** Treat every part as a file, text fields included (a clip upload's first part). */
   everyPartIsAFile?: boolean;
 }
@@ -59,7 +61,7 @@ const marked = new WeakMap<FastifyRequest, { fieldSize: number }>();
 
 const bodyTooLarge = () => new HttpError(413, 'request body too large');
 const aborted = () => badRequest('upload aborted: the request body ended before it was complete');
-const malformed = (message: string) => badRequest(`invalid multipart body: ${message.replace(/^Multipart: /, '')}`);
+const malformedBody = (reason: string) => badRequest(`invalid multipart body: ${reason}`);
 
 /** Registers the multipart content type: the body is left unread until a route reads it. */
 export function registerMultipart(app: FastifyInstance, defaults: { fieldSize: number }): void {
@@ -81,6 +83,7 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
   const state = marked.get(req);
   const limits = options.limits ?? {};
   const tooLarge = options.tooLarge ?? bodyTooLarge;
+  const malformed = (message: string) => (options.malformed ?? malformedBody)(message.replace(/^Multipart: /, ''));
   const queue: (Part | HttpError | null)[] = [];
   let wake: (() => void) | null = null;
   let failure: HttpError | null = null;

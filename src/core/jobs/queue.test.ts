@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toHttpError } from '../http/server.js';
 import { JobQueue, JobStateError, QueueFullError, type JobAdmission, type JobContext, type QueueEvent } from './queue.js';
 
 /** A job kind whose runs wait until the test releases or fails them. */
@@ -103,6 +104,26 @@ describe('job queue', () => {
     const c = q.submit('download', { ownerId: null, payload: 0 });
     expect(q.get(a.id)).toBeUndefined();
     expect(q.list().map((j) => j.id)).toEqual([b.id, c.id]);
+  });
+
+  it('maps a full queue to 503 and a refused control to 409 in the one HTTP error mapping', () => {
+    const q = new JobQueue({ capacity: 1, concurrency: 1 });
+    q.registerKind('download', controllable().kind);
+    const a = q.submit('download', { ownerId: null, payload: 0 });
+    const refusals = [() => q.submit('download', { ownerId: null, payload: 0 }), () => q.resume(a.id)];
+    const answers = refusals.map((refuse) => {
+      try {
+        refuse();
+      } catch (e) {
+        const http = toHttpError(e);
+        return { status: http.status, error: http.message };
+      }
+      return null;
+    });
+    expect(answers).toEqual([
+      { status: 503, error: 'download queue is full (max 1 jobs) - all jobs are active or paused' },
+      { status: 409, error: `job ${a.id} cannot be resumed (status: downloading)` },
+    ]);
   });
 
   it('sweeps finished jobs after an hour and paused ones after a day, announcing removals', async () => {

@@ -2,6 +2,8 @@
 // sharing one pool of worker slots, with the download state machine, retention, and events for
 // the live stream. Kinds plug in a runner; the queue owns states, slots and bookkeeping.
 import { randomBytes } from 'node:crypto';
+import { HttpError } from '../http/errors.js';
+import type { DomainError } from '../http/server.js';
 
 export type JobStatus = 'pending' | 'downloading' | 'processing' | 'paused' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -68,14 +70,23 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export type QueueEvent = { type: 'added' | 'updated' | 'removed'; job: JobSnapshot; ownerId: number | null };
 
-export class QueueFullError extends Error {
+/** No slot and no finished job to evict: 503, mapped by the HTTP error handler. */
+export class QueueFullError extends Error implements DomainError {
   constructor(capacity: number) {
     super(`download queue is full (max ${capacity} jobs) - all jobs are active or paused`);
   }
+
+  toHttpError(): HttpError {
+    return new HttpError(503, this.message);
+  }
 }
 
-/** A control that the job's state does not allow (409). */
-export class JobStateError extends Error {}
+/** A control that the job's state does not allow: 409, mapped by the HTTP error handler. */
+export class JobStateError extends Error implements DomainError {
+  toHttpError(): HttpError {
+    return new HttpError(409, this.message);
+  }
+}
 
 interface Job {
   snap: JobSnapshot;

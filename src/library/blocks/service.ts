@@ -8,7 +8,7 @@ import type { Actor } from '../auth/principal.js';
 import { SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { Tx } from '../../core/db/repository.js';
 import { withChange } from '../common/changes.js';
-import type { NamedDeps } from '../common/named.js';
+import { firstMissing, type NamedDeps } from '../common/named.js';
 import type { Database } from '../schema/database.js';
 import { mirrorDescription, writeDescriptionToFirstTextBlock } from './description.js';
 import { evenlySpaced, isValidPosition, needsRebalance, positionAfter } from './positions.js';
@@ -30,8 +30,7 @@ function refChecker(blocks: BlockRepository, vis: Visibility): RefChecker {
   return {
     async firstMissing(table, ids) {
       if (ids.length === 0) return undefined;
-      const have = new Set(await blocks.existing(table, ids, vis));
-      return ids.find((id) => !have.has(id));
+      return firstMissing(ids, await blocks.existing(table, ids, vis));
     },
   };
 }

@@ -27,14 +27,24 @@ export interface NamedDeps {
   transactor: Transactor<Database>;
 }
 
+/** The first of `ids` that is not among `foundIds` (the ids a lookup of them returned). */
+export function firstMissing(ids: readonly number[], foundIds: Iterable<number>): number | undefined {
+  const have = new Set(foundIds);
+  return ids.find((id) => !have.has(id));
+}
+
 /**
- * The one "every id must exist" rule: 404 naming the first of `ids` that is not among `found`
- * (the rows a lookup of those ids returned). Duplicate ids count once. Returns `found`.
+ * The one "every id must exist" rule: 404 naming the first of `ids` that is not among
+ * `foundIds` (the ids a lookup of those ids returned). Duplicate ids count once.
  */
-export function requireFound<R extends { id: number }>(label: string, ids: readonly number[], found: readonly R[]): R[] {
-  const have = new Set(found.map((r) => r.id));
-  const missing = ids.find((id) => !have.has(id));
+export function requireIdsFound(label: string, ids: readonly number[], foundIds: Iterable<number>): void {
+  const missing = firstMissing(ids, foundIds);
   if (missing !== undefined) throw notFound(`${label} ${missing} not found`);
+}
+
+/** The same rule over the rows a lookup returned; returns them. */
+export function requireFound<R extends { id: number }>(label: string, ids: readonly number[], found: readonly R[]): R[] {
+  requireIdsFound(label, ids, found.map((r) => r.id));
   return [...found];
 }
 

@@ -5,7 +5,7 @@ import { OUTSIDE_SCOPE, visibilityOf } from '../auth/visibility.js';
 import type { VisibilityRepository } from '../auth/visibility.repository.js';
 import { nowIso } from '../../core/db/values.js';
 import { HttpError, forbidden, notFound } from '../../core/http/errors.js';
-import { JobStateError, TERMINAL, type JobQueue, type JobSnapshot } from '../../core/jobs/queue.js';
+import { TERMINAL, type JobQueue, type JobSnapshot } from '../../core/jobs/queue.js';
 import type { Principal } from '../auth/principal.js';
 import type { DownloadHistory } from './history.js';
 import type { PaceRuleLookup } from './pacing.js';
@@ -82,12 +82,7 @@ export class DownloadService {
   /** Runs a queue control on a job the caller can see; state refusals are 409. */
   control(principal: Principal, id: string | undefined, action: 'cancel' | 'pause' | 'resume' | 'retry'): void {
     if (!id || !this.queue.get(id, jobVisibility(principal))) throw notFound(`job ${id ?? ''} not found`);
-    try {
-      this.queue[action](id);
-    } catch (e) {
-      if (e instanceof JobStateError) throw new HttpError(409, e.message);
-      throw e;
-    }
+    this.queue[action](id);
   }
 
   private activeUrls(): Set<string> {

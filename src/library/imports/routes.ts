@@ -80,7 +80,7 @@ export function registerImportRoutes(routes: LibraryRoutes, lib: Library, repo: 
         job = lib.jobs.submit(IMPORT_PARSE, { ownerId: req.principal.userId, payload });
       } catch (e) {
         await store.remove(received.dir);
-        throw e instanceof Error && /queue is full/.test(e.message) ? queueFull() : e;
+        throw e;
       }
       return sendWrite(req, reply, { jobId: job.id }, `/admin/import?id=${job.id}`, 202);
     },

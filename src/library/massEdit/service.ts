@@ -11,7 +11,7 @@ import type { Actor } from '../auth/principal.js';
 import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import { withChange, type ChangeData } from '../common/changes.js';
 import type { ContentKind, LinkSpec } from '../common/content.js';
-import type { NamedDeps } from '../common/named.js';
+import { requireIdsFound, type NamedDeps } from '../common/named.js';
 import { checkMeta } from '../meta/schema.js';
 import { parseMetaPath, setMetaPath, storedMeta, type MetaObject } from '../meta/paths.js';
 import type { Database } from '../schema/database.js';
@@ -48,13 +48,10 @@ export class ContentEdits {
     private readonly deps: NamedDeps,
   ) {}
 
-  /** Every id must exist in `table` (404 naming the first that does not). */
   /** Every id must exist in `table` and be visible (404 naming the first that is not). */
   private async requireIds(content: ContentRepository, table: Parameters<ContentRepository['existingIds']>[0], ids: number[], label: string, vis: Visibility): Promise<void> {
     for (const part of chunks(ids)) {
-      const have = new Set(await content.existingIds(table, part, vis));
-      const missing = part.find((i) => !have.has(i));
-      if (missing !== undefined) throw notFound(`${label} ${missing} not found`);
+      requireIdsFound(label, part, await content.existingIds(table, part, vis));
     }
   }
 

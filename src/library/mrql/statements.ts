@@ -7,7 +7,7 @@ import type { Expr, HavingExpr, OrderItem } from './ast.js';
 import { COLUMNS, selectList, type Row } from './entities.js';
 import { ENTITIES, resolveField, TABLE, type Entity } from './fields.js';
 import { aggExpr, keySpecs, metaSortTerms, type KeySpec } from './keys.js';
-import { conjuncts, countExpr, findAll, folded, ftsTerms, ftsWords, metaPath, similarSet, translateExpr, type Env, type Tx } from './translate.js';
+import { conjuncts, countExpr, findAll, folded, ftsTerms, ftsWords, metaPath, similarSet, translateExpr, TRUE, type Env, type Tx } from './translate.js';
 import { MAX_KEYS, type Prepared, type ScopeSpec } from './types.js';
 import { aggOutput, sameKey } from './validate.js';
 import { instantOf, numberOf } from './values.js';
@@ -195,7 +195,7 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
   const n = p.limit + p.offset;
   const cte =
     `WITH RECURSIVE scope_tree(root, id, depth) AS (SELECT id, id, 0 FROM groups WHERE id IN (${roots.map((r) => tx.b.p(r)).join(', ')}) ` +
-    `UNION SELECT s.root, g.id, s.depth + 1 FROM groups g JOIN scope_tree s ON g.owner_id = s.id WHERE s.depth < 50) `;
+    `UNION SELECT s.root, g.id, s.depth + 1 FROM scope_tree s ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = s.id')} WHERE s.depth < 50) `;
   const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(n)}`;
   const ranked =
     `SELECT st.root AS mrql_scope, e.*, row_number() OVER (PARTITION BY st.root ORDER BY ${terms.join(', ')}) AS mrql_rank ` +
@@ -319,6 +319,27 @@ function havingSql(tx: Tx, entity: Entity, h: HavingExpr): string {
   return `${expr} ${op} ${tx.b.t(text)}`;
 }
 
+/**
+ * Whether the per-content-type count table (migration 013, kept by triggers) answers the query
+ * exactly: every resource counted once under its content type, so only `GROUP BY contentType`
+ * with nothing but `COUNT()` over all resources — no WHERE beyond `type = "resource"`, no HAVING, no scope (a confined
+ * principal's forced scope included: its counts come from its subtree's rows).
+ */
+function countedByContentType(p: Prepared, filter: string | null, keys: KeySpec[]): boolean {
+  const g = p.q.groupBy!;
+  return (
+    p.entity === 'resource' &&
+    p.scope.kind === 'none' &&
+    (filter === null || filter === TRUE) &&
+    !g.having &&
+    keys.length === 1 &&
+    keys[0].exprs.length === 1 &&
+    keys[0].exprs[0] === 'e.content_type' &&
+    keys[0].joins.length === 0 &&
+    g.aggs.every((a) => a.name === 'COUNT' && !a.field)
+  );
+}
+
 /** GROUP BY with aggregates: one statement; keys and aggregate columns tell how to read its rows. */
 export function aggregated(p: Prepared, env: Env): { st: Statement; keys: KeySpec[]; aggs: AggColumn[] } {
   const entity = p.entity as Entity;
@@ -337,12 +358,14 @@ export function aggregated(p: Prepared, env: Env): { st: Statement; keys: KeySpe
     aggs.push({ output, alias, name: a.name, kind });
     select.push(`${expr} AS ${alias}`);
   }
-  const where = whereClause([p.q.where ? translateExpr(tx, p.q.where) : null, cond]);
+  const filter = p.q.where ? translateExpr(tx, p.q.where) : null;
+  const where = whereClause([filter, cond]);
   const groupCount = keys.reduce((s, k) => s + k.exprs.length, 0);
   const having = g.having ? ` HAVING ${havingSql(tx, entity, g.having)}` : '';
-  const inner =
-    `SELECT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
-    `${where} GROUP BY ${Array.from({ length: groupCount }, (_, i) => i + 1).join(', ')}${having}`;
+  const inner = countedByContentType(p, filter, keys)
+    ? `SELECT content_type AS k0_0, ${aggs.map((a) => `n AS ${a.alias}`).join(', ')} FROM resource_content_type_counts WHERE n > 0`
+    : `SELECT ${select.join(', ')} FROM ${TABLE[entity]} e${keys.flatMap((k) => k.joins).map((j) => ` ${j}`).join('')}` +
+      `${where} GROUP BY ${Array.from({ length: groupCount }, (_, i) => i + 1).join(', ')}${having}`;
   const terms: string[] = [];
   for (const it of p.q.orderBy ?? []) {
     const f = it.field!;

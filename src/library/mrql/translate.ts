@@ -32,7 +32,8 @@ export interface Tx {
   joinedSimilar?: Expr;
 }
 
-const TRUE = '1 = 1';
+/** What a predicate every row satisfies translates to (e.g. `type = "resource"` on resources). */
+export const TRUE = '1 = 1';
 const FALSE = '1 = 0';
 const NEGATED: Partial<Record<PredOp, PredOp>> = { '!=': '=', '!~': '~', '!~*': '~*', 'NOT IN': 'IN' };
 const SQL_OP: Record<string, string> = { '=': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };

@@ -9,7 +9,7 @@ import type { Actor } from '../auth/principal.js';
 import { OUTSIDE_SCOPE, SEE_ALL, visibilityOf, type Visibility } from '../auth/visibility.js';
 import type { BlockService } from '../blocks/service.js';
 import { changedText, newRowStamp, withChange, type ChangeData } from '../common/changes.js';
-import { NamedEntities, type NamedDeps } from '../common/named.js';
+import { NamedEntities, requireIdsFound, type NamedDeps } from '../common/named.js';
 import { jsonObjectText, validName } from '../common/names.js';
 import { groupRecord } from '../groups/records.js';
 import { checkMeta } from '../meta/schema.js';
@@ -150,9 +150,7 @@ export class NoteService {
     for (const [link, list] of wanted) {
       if (list === undefined) continue;
       const unique = [...new Set(list)];
-      const found = new Set(await notes.existing(link, unique, vis));
-      const missing = unique.find((id) => !found.has(id));
-      if (missing !== undefined) throw notFound(`${LINK_LABEL[link]} ${missing} not found`);
+      requireIdsFound(LINK_LABEL[link], unique, await notes.existing(link, unique, vis));
       await notes.setLinks(noteId, link, unique, vis);
     }
   }

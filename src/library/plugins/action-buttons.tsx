@@ -1,7 +1,7 @@
 // Plugin action buttons on pages (library-plugins.md §17.1 placement, §17.3 filtering, §26):
 // `detail` actions on resource, note and group pages (filtered against the shown entity),
-// `card` actions on every list card and `bulk` actions in the selection bar of the resource and
-// group lists. The same principal rules as the action listing apply (guests see none, a
+// `card` actions on every list card and every row of the resource table (unfiltered, as §17.3
+// says of list pages) and `bulk` actions in the selection bar of the resource and group lists. The same principal rules as the action listing apply (guests see none, a
 // group-limited viewer only the plugins opened to it). Buttons carry what public/plugin-actions.js
 // needs to run the action; an action with parameters opens a dialog holding a form for them
 // (entity_ref parameters use the search picker, so nobody types an id).
@@ -180,7 +180,7 @@ export function DetailActions(props: { actions: ActionDef[]; id: number }): Safe
 
 /**
  * A list page's card and bulk actions. Card buttons are a template the script copies into every
- * card that has a selection box; bulk buttons act on the checked boxes and show only while
+ * card or table row that has a selection box; bulk buttons act on the checked boxes and show only while
  * something is selected.
  */
 export function ListActions(props: { card: ActionDef[]; bulk: ActionDef[] }): SafeHtml | null {

@@ -67,14 +67,31 @@ function filtersOf(v: unknown, what: string): BlockTypeFilters {
   return out;
 }
 
+/** The naming field and pattern of each registration kind (§22–§25). */
+const KINDS = {
+  shortcode: { key: 'name', pattern: PLUGIN_NAME },
+  block_type: { key: 'type', pattern: TYPE_NAME },
+  display_type: { key: 'type', pattern: TYPE_NAME },
+} as const;
+
+/**
+ * The checks every rendering registration starts with: a table, a name matching its kind's
+ * pattern and a non-empty label. Answers the table, the name and how messages name the call.
+ */
+export function typeHeader(arg: unknown, kind: keyof typeof KINDS): { t: Record<string, unknown>; name: string; what: string } {
+  const { key, pattern } = KINDS[kind];
+  const t = table(arg, kind);
+  const name = text(t[key]);
+  if (!pattern.test(name)) throw new Error(`mah.${kind}: ${key} must match ${pattern.source}, got "${name}"`);
+  const what = `mah.${kind} "${name}"`;
+  if (t.label === null || t.label === undefined || text(t.label) === '') throw new Error(`${what}: label is required`);
+  return { t, name, what };
+}
+
 export function installRender(plugin: Registering, mah: Record<string, unknown>): void {
   const reg = plugin.registry.render;
   mah.shortcode = (arg: unknown) => {
-    const t = table(arg, 'shortcode');
-    const name = text(t.name);
-    if (!PLUGIN_NAME.test(name)) throw new Error(`mah.shortcode: name must match ^[a-z][a-z0-9_-]{0,49}$, got "${name}"`);
-    const what = `mah.shortcode "${name}"`;
-    if (t.label === null || t.label === undefined || text(t.label) === '') throw new Error(`${what}: label is required`);
+    const { t, name, what } = typeHeader(arg, 'shortcode');
     const render = fnField(t, 'render', what);
     if (reg.shortcodes.has(name)) throw new Error(`${what}: duplicate shortcode`);
     if (plugin.registry.docs.some((d) => d.name === name)) throw new Error(`${what}: conflicts with doc entry of the same name`);
@@ -90,11 +107,7 @@ export function installRender(plugin: Registering, mah: Record<string, unknown>)
     });
   };
   mah.block_type = (arg: unknown) => {
-    const t = table(arg, 'block_type');
-    const type = text(t.type);
-    if (!TYPE_NAME.test(type)) throw new Error(`mah.block_type: type must match ^[a-z][a-z0-9-]{0,49}$, got "${type}"`);
-    const what = `mah.block_type "${type}"`;
-    if (t.label === null || t.label === undefined || text(t.label) === '') throw new Error(`${what}: label is required`);
+    const { t, name: type, what } = typeHeader(arg, 'block_type');
     const renderView = fnField(t, 'render_view', what);
     const renderEdit = fnField(t, 'render_edit', what);
     const contentSchema = schemaField(t, 'content_schema', what);
@@ -117,11 +130,7 @@ export function installRender(plugin: Registering, mah: Record<string, unknown>)
     });
   };
   mah.display_type = (arg: unknown) => {
-    const t = table(arg, 'display_type');
-    const type = text(t.type);
-    if (!TYPE_NAME.test(type)) throw new Error(`mah.display_type: type must match ^[a-z][a-z0-9-]{0,49}$, got "${type}"`);
-    const what = `mah.display_type "${type}"`;
-    if (t.label === null || t.label === undefined || text(t.label) === '') throw new Error(`${what}: label is required`);
+    const { t, name: type, what } = typeHeader(arg, 'display_type');
     const render = fnField(t, 'render', what);
     if (reg.displayTypes.has(type)) throw new Error(`${what}: duplicate display type`);
     if (plugin.revoked) return;

@@ -3,6 +3,7 @@
 // under a claim, with at most three attempts.
 import { Repository } from '../../core/db/repository.js';
 import { nowIso } from '../../core/db/values.js';
+import { noLiveClaim } from '../common/claims.repository.js';
 import type { Database } from '../schema/database.js';
 
 export interface ScheduledDownloadRow {
@@ -71,7 +72,7 @@ export class ScheduledDownloadRepository extends Repository<Database> {
       .where('due_at', '<=', now)
       .where('created_by_user_id', 'is not', null)
       .where('attempts', '<', MAX_ATTEMPTS)
-      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', claimCutoff)]))
+      .where(noLiveClaim(claimCutoff))
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit)
@@ -85,7 +86,7 @@ export class ScheduledDownloadRepository extends Repository<Database> {
       .set({ claim_token: token, claimed_at: now } as never)
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', claimCutoff)]))
+      .where(noLiveClaim(claimCutoff))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
@@ -127,7 +128,7 @@ export class ScheduledDownloadRepository extends Repository<Database> {
       .set({ status: 'cancelled', claim_token: null, claimed_at: null, updated_at: nowIso() } as never)
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', claimCutoff)]))
+      .where(noLiveClaim(claimCutoff))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }

@@ -3,6 +3,7 @@
 // every due tick run once even when several processes share the database.
 import { Repository } from '../../core/db/repository.js';
 import { nowIso } from '../../core/db/values.js';
+import { noLiveClaim } from '../common/claims.repository.js';
 import type { Database } from '../schema/database.js';
 
 export interface ScheduleRow {
@@ -95,7 +96,7 @@ export class PluginScheduleRepository extends Repository<Database> {
       .select(COLUMNS)
       .where('next_due_at', '<=', now)
       .where('created_by_user_id', 'is not', null)
-      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', claimCutoff)]))
+      .where(noLiveClaim(claimCutoff))
       .orderBy('next_due_at')
       .orderBy('id')
       .limit(limit)
@@ -109,7 +110,7 @@ export class PluginScheduleRepository extends Repository<Database> {
       .updateTable('plugin_schedules')
       .set({ claim_token: token, claimed_at: now } as never)
       .where('id', '=', id)
-      .where((eb) => eb.or([eb('claim_token', 'is', null), eb('claimed_at', '<', claimCutoff)]))
+      .where(noLiveClaim(claimCutoff))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }

@@ -1,7 +1,7 @@
 // Creating resources from bytes (companion §3.1–3.3, §3.10, §3.11): a staged upload, a remote
 // download or an existing local file. The row, its first version and its links are written in
-// one transaction; the staged file is renamed into place inside it, and removed again when the
-// transaction fails, so a failed request leaves neither a row nor an orphan file.
+// one transaction; the staged file is renamed into place (durably) right before it, and removed
+// again when the transaction fails, so a failed request leaves neither a row nor an orphan file.
 import { basename, extname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { badRequest, forbidden, notFound, HttpError } from '../../core/http/errors.js';
@@ -240,7 +240,12 @@ export class IngestService {
     return this.stores.resources.findAt({ location, storage });
   }
 
-  /** Inserts the row, version 1 and links in one transaction; `place` runs inside it. */
+  /**
+   * Inserts the row, version 1 and links in one transaction. `place` runs right before it, not
+   * inside: the file must be durably in place before COMMIT either way, and on SQLite a
+   * transaction holds the only connection, so a rename and directory fsync inside it made every
+   * other request's statements — and concurrent uploads' transactions — wait for the disk.
+   */
   async insert(
     actor: Actor,
     input: ResourceWrite,
@@ -256,6 +261,7 @@ export class IngestService {
     const row = await withChange(this.ctx.lib.bus, actor, 'create', 'resource', async () => {
       const finalName = changedText(data, 'name', name) === name ? name : validName(changedText(data, 'name', name));
       const finalMeta = data.meta === (input.Meta ?? '') ? meta : parseJson<Record<string, unknown>>(jsonObjectText(changedText(data, 'meta', '') || '{}', 'Meta'), {});
+      await file.place();
       const created = await this.ctx.lib.transactor.run(async (trx) => {
         const stores = this.stores.in(trx);
         await this.checkRefs(trx, input, visibilityOf(actor.principal), 'create');
@@ -305,8 +311,6 @@ export class IngestService {
         });
         await stores.resources.patch(resourceId, { current_version_id: version.id });
         await replaceLinks(stores.links, resourceId, { Tags: input.Tags ?? [], Groups: input.Groups ?? [], Notes: input.Notes ?? [] }, SEE_ALL);
-        // Last step inside the transaction: the file reaches its place only when every row is in.
-        await file.place();
         const inserted = await stores.resources.find(resourceId, SEE_ALL);
         if (!inserted) throw new Error(`resource ${resourceId} vanished inside its own transaction`);
         return inserted;

@@ -129,6 +129,8 @@ export function registerResourcePages(app: FastifyInstance, layout: Layout, deps
                 picks={{ tags: await picked(pickers, req, 'tags', input.Tags ?? []), groups: await picked(pickers, req, 'groups', input.Groups ?? []), owner: await picked(pickers, req, 'groups', [input.OwnerId]) }}
               />
             ),
+            // The table's rows offer the plugin card actions, like the cards of /resources (§17.3).
+            pluginList: path === '/resources/details' ? { entity: 'resource' as const } : undefined,
             actions: (
               <span>
                 <a class="button" href={otherView[0] + search}>

@@ -11,6 +11,7 @@ import { mrqlPerfMigration } from './migrations/009-mrql-perf.js';
 import { pluginsMigration } from './migrations/010-plugins.js';
 import { scopePerfMigration } from './migrations/011-scope-perf.js';
 import { ftsPostingsMigration } from './migrations/012-fts-postings.js';
+import { keyCountsMigration } from './migrations/013-key-counts.js';
 import { ftsSqlitePostingsMigration } from './migrations/014-fts-sqlite-postings.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
@@ -25,6 +26,7 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '010-plugins': pluginsMigration(d),
     '011-scope-perf': scopePerfMigration(d),
     '012-fts-postings': ftsPostingsMigration(d),
+    '013-key-counts': keyCountsMigration(d),
     '014-fts-sqlite-postings': ftsSqlitePostingsMigration(d),
   };
 }

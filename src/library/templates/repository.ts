@@ -68,7 +68,7 @@ export class TemplateRepository extends Repository<Database> {
   async chains(groupIds: number[]): Promise<ChainRow[]> {
     const rows = await sql<ChainRow>`WITH RECURSIVE up(start, id, owner_id, depth) AS (
         SELECT g.id, g.id, g.owner_id, 0 FROM groups g WHERE g.id IN (${sql.join(groupIds)})
-        UNION ALL SELECT up.start, g.id, g.owner_id, up.depth + 1 FROM groups g JOIN up ON g.id = up.owner_id WHERE up.depth < 50)
+        UNION ALL SELECT up.start, g.id, g.owner_id, up.depth + 1 FROM up ${sql.raw(this.dialect.probeJoin('groups', 'g', 'g.id, g.owner_id', 'g.id = up.owner_id'))} WHERE up.depth < 50)
       SELECT start, id, owner_id, depth FROM up ORDER BY start, depth`.execute(this.db);
     return rows.rows;
   }

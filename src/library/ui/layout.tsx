@@ -126,15 +126,19 @@ export interface LayoutPlugins {
   actions(req: FastifyRequest, target: PluginActionTarget): SafeHtml | null;
 }
 
-/** What plugin actions are offered for (library-plugins.md §17.3): the entity a page shows. */
-export interface PluginActionTarget {
-  entity: 'resource' | 'note' | 'group';
-  /** The shown entity on a detail page; absent on list pages. */
-  id?: number;
+/** What an action's filters are matched against (library-plugins.md §17.3). */
+export interface PluginFilterValues {
   contentType?: string;
   /** Resource category of a resource, category of a group. */
   categoryId?: number;
   noteTypeId?: number;
+}
+
+/** What plugin actions are offered for (library-plugins.md §17.3): the entity a page shows. */
+export interface PluginActionTarget extends PluginFilterValues {
+  entity: 'resource' | 'note' | 'group';
+  /** The shown entity on a detail page; absent on list pages. */
+  id?: number;
 }
 
 /** Injected HTML by slot name (head, page_top, sidebar_top, resource_detail_before …). */
@@ -159,6 +163,8 @@ export interface LayoutExtras {
   breadcrumb?: SafeHtml;
   /** A detail page's entity, for the plugin actions placed on it. */
   pluginTarget?: PluginActionTarget;
+  /** A list page whose path is not `/<entity>s` (the resource table). */
+  pluginList?: PluginActionTarget;
 }
 
 function PluginsMenu(props: { items: PluginMenuItem[] | null }) {
@@ -203,7 +209,8 @@ function renderLayout(ctx: LayoutContext, body: SafeHtml, req: FastifyRequest, p
   const detail = page.detail;
   const pluginMenu = plugins?.menu(req) ?? null;
   const detailActions = plugins && extras.pluginTarget ? plugins.actions(req, extras.pluginTarget) : null;
-  const listActions = plugins && page.list && !ctx.errorMessage ? plugins.actions(req, { entity: page.list as PluginActionTarget['entity'] }) : null;
+  const listTarget = extras.pluginList ?? (page.list ? { entity: page.list as PluginActionTarget['entity'] } : undefined);
+  const listActions = plugins && listTarget && !ctx.errorMessage ? plugins.actions(req, listTarget) : null;
   const principal: Principal | null = req.principal ?? null;
   const signedOut = !principal || principal.anonymous === true;
   const showAccount = authEnabledFor(req) && !signedOut;

@@ -109,11 +109,19 @@ export class VersionService {
    * had none yet.
    */
   async addFile(actor: Actor, resourceId: number, file: NewVersionFile, firstComment = 'Original'): Promise<VersionRow> {
+    // Under the hash lock, as a new upload of the same bytes: a failed write removes the file it
+    // placed, so no other placement of these bytes may find that file and rely on it meanwhile.
+    return this.ctx.hashLock.with(file.staged.sha1, () => this.addFileLocked(actor, resourceId, file, firstComment));
+  }
+
+  private async addFileLocked(actor: Actor, resourceId: number, file: NewVersionFile, firstComment: string): Promise<VersionRow> {
     const store = this.ctx.fs.main;
     const location = contentLocation(file.staged.sha1, file.ext);
     let created = false;
     try {
       const version = await withChange(this.ctx.lib.bus, actor, 'create', 'resource_version', async () => {
+        // Durably in place before the transaction, not inside it (see IngestService.insert).
+        created = await store.place(file.staged, location);
         const v = await this.ctx.lib.transactor.run(async (trx) => {
           const stores = this.stores.in(trx);
           const row = await stores.resources.find(resourceId, visibilityOf(actor.principal));
@@ -130,7 +138,6 @@ export class VersionService {
             storage_location: null,
             comment: file.comment,
           });
-          created = await store.place(file.staged, location);
           return inserted;
         });
         return { id: v.id, name: `version ${v.version_number} of resource ${resourceId}`, after: v, result: v };

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopedUser } from '../../helpers/fixtures.js';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 import { png, upload } from '../../helpers/resources.js';
 
@@ -363,7 +362,8 @@ describe('groups: clone, merge, bulk, delete', () => {
     expect((await lib.json<Group>('GET', `/v1/group?id=${kid.ID}`)).body.OwnerId).toBeNull();
 
     const scoped = await group({ Name: 'scope-group' });
-    await scopedUser(lib, 'scoped', scoped.ID);
+    const user = await lib.json('POST', '/v1/users', { username: 'scoped', password: 'scoped-password-1', role: 'user', scopeGroupId: scoped.ID });
+    expect(user.status, JSON.stringify(user.body)).toBe(200);
     const refused = await lib.json<{ error: string }>('POST', `/v1/group/delete?Id=${scoped.ID}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe("group is assigned as a user scope; reassign or clear that user's scope first");

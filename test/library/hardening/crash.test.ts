@@ -14,7 +14,7 @@ import type { ReconcileReport } from '../../../src/core/storage/reconcile.js';
 import { TEST_DB } from '../../helpers/library.js';
 import { MANIFEST, rawTar, type RawEntry } from '../../helpers/transfer.js';
 
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'stacks.mjs');
+const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'stacks.cjs');
 const SEED = Number(process.env.CRASH_SEED ?? 12);
 const LIBRARY_KILLS = Number(process.env.CRASH_LIBRARY_KILLS ?? 6);
 const CLIP_KILLS = Number(process.env.CRASH_CLIP_KILLS ?? 10);

@@ -359,6 +359,10 @@ describe('action buttons on pages', () => {
     expect(buttons(card)).toEqual(['greet', 'picky']);
     const bulk = /data-testid="plugin-bulk-actions"[^>]*>([\s\S]*?)<\/div>/.exec(resources)?.[1] ?? '';
     expect(buttons(bulk)).toEqual(['picky']);
+    // The resource table offers the same, unfiltered like the cards (§17.3).
+    const table = await page('/resources/details');
+    expect(buttons(/<template id="plugin-card-actions"[^>]*>([\s\S]*?)<\/template>/.exec(table)?.[1] ?? '')).toEqual(['greet', 'picky']);
+    expect(buttons(/data-testid="plugin-bulk-actions"[^>]*>([\s\S]*?)<\/div>/.exec(table)?.[1] ?? '')).toEqual(['picky']);
     expect(buttons(await page('/groups'))).toEqual(['small-batch']);
     // Notes have no bulk bar for plugins, and these note actions are detail-only.
     expect(await page('/notes')).not.toContain('plugin-list-actions');

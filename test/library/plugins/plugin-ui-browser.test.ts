@@ -1,6 +1,6 @@
 // Plugin surfaces in Chromium (library-plugins.md §17, §22.3): an action button run from a
 // resource page by keyboard, its parameter dialog and its reported outcome (sync, and an async
-// job followed to its end), and a plugin block edited through window.mahBlock and saved without
+// job followed to its end), card and bulk actions on the resource table's rows, and a plugin block edited through window.mahBlock and saved without
 // a reload. UPDATE_SCREENSHOTS=1 writes docs/screenshots/plugin-*.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -21,6 +21,9 @@ function init()
   mah.action({ id = "pair", label = "Pair", entity = "resource",
     params = { { name = "others", type = "entity_ref", entity = "resource", label = "Others", multi = true } },
     handler = function(ctx) return { success = true, message = "paired " .. #ctx.params.others .. " first " .. ctx.params.others[1] } end })
+  mah.action({ id = "png-only", label = "PNG only", entity = "resource", placement = { "card" },
+    filters = { content_types = { "image/png" } },
+    handler = function(ctx) return { success = true, message = "png " .. ctx.entity_id } end })
   mah.action({ id = "later", label = "Later", entity = "resource", async = true,
     handler = function(ctx)
       mah.job_progress(ctx.job_id, 50, "half way")
@@ -117,6 +120,54 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('plugin actions and b
     await expect.poll(() => page.locator('[data-testid="plugin-list-actions"] [data-testid="plugin-action-status"]').textContent()).toBe(`Greet: Hello, resource ${id}`);
     expect(await serious(page)).toEqual([]);
     await shoot(page, 'action-list');
+    await page.close();
+  });
+
+  it('runs card actions from a resource table row and bulk actions from its selection bar, by keyboard', async () => {
+    const uploaded = await upload(lib, [
+      { name: 'Lighthouse.png', data: await png(200, 120, 9), type: 'image/png' },
+      { name: 'Tide table.txt', data: Buffer.from('high water 06:12'), type: 'text/plain' },
+    ]);
+    const [image, text] = (uploaded.body as { ID: number }[]).map((r) => r.ID);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${lib.url}/resources/details`);
+    const row = (id: number) => page.locator(`[data-testid="resource-table"] tr:has(.select-box[value="${id}"])`);
+    const menuButtons = (id: number) => row(id).locator('.plugin-card-menu button[data-plugin-action]');
+    // Every row offers the card actions unfiltered, as list pages do (§17.3).
+    await expect.poll(() => menuButtons(image).evaluateAll((bs) => bs.map((b) => b.getAttribute('data-plugin-action')))).toEqual(['greet', 'png-only']);
+    expect(await menuButtons(text).evaluateAll((bs) => bs.map((b) => b.getAttribute('data-plugin-action')))).toEqual(['greet', 'png-only']);
+    const status = page.locator('[data-testid="plugin-list-actions"] [data-testid="plugin-action-status"]');
+    // Row: from the selection box, Tab to the row's menu, open it, Tab to the action, run it.
+    await row(image).locator('.select-box').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('details')?.classList.contains('plugin-card-menu'))).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await row(image).locator('.plugin-card-menu').getAttribute('open')).not.toBeNull();
+    expect(await serious(page)).toEqual([]);
+    await shoot(page, 'action-table-row');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-plugin-action'))).toBe('png-only');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => status.textContent()).toBe(`PNG only: png ${image}`);
+    expect(await row(image).locator('.plugin-card-menu').getAttribute('open')).toBeNull();
+    // Bulk: Space checks both rows, the bar appears, its action asks for its parameter.
+    const bulk = page.locator('[data-testid="plugin-bulk-actions"]');
+    expect(await bulk.isVisible()).toBe(false);
+    for (const id of [image, text]) {
+      await row(id).locator('.select-box').focus();
+      await page.keyboard.press('Space');
+    }
+    await expect.poll(() => bulk.isVisible()).toBe(true);
+    await bulk.locator('button[data-plugin-action="greet"]').focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('dialog#plugin-action-bulk-ui-actions-greet');
+    await expect.poll(() => dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => status.textContent()).toBe('Greet: 2 of 2 succeeded');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="plugin-bulk-actions"]') !== null)).toBe(true);
+    expect(await serious(page)).toEqual([]);
+    await shoot(page, 'action-table-bulk');
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
+import { png, postMultipart } from '../../helpers/resources.js';
 
 type Tag = { ID: number; Name: string; Description: string; CreatedAt: string; UpdatedAt: string; Meta: Record<string, unknown> };
 
@@ -179,19 +180,18 @@ describe('tags', () => {
     const winner = await createTag('merge-winner');
     const l1 = await createTag('merge-loser-1');
     const l2 = await createTag('merge-loser-2');
+    // Fixtures through the API: a group, a note and a resource carrying the losers (and the winner).
+    const created = async (path: string, body: unknown) => {
+      const r = await lib.json<{ ID: number }>('POST', path, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return { id: r.body.ID };
+    };
+    const g = await created('/v1/group', { Name: 'g', Tags: [l1.ID, l2.ID] });
+    const n = await created('/v1/note', { Name: 'n', Tags: [l2.ID] });
+    const upload = await postMultipart(lib, '/v1/resource', 'resource', [{ name: 'r.png', type: 'image/png', data: await png(16, 16, 7) }], { Name: 'r', Tags: [l1.ID, winner.ID] });
+    expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+    const r = { id: ((Array.isArray(upload.body) ? upload.body[0] : upload.body) as { ID: number }).ID };
     const db = lib.lib.db;
-    const now = new Date().toISOString();
-    const g = await db.insertInto('groups').values({ created_at: now, updated_at: now, name: 'g', meta: '{}' } as never).returning('id').executeTakeFirstOrThrow();
-    const n = await db.insertInto('notes').values({ created_at: now, updated_at: now, name: 'n', meta: '{}' } as never).returning('id').executeTakeFirstOrThrow();
-    const rc = await db.selectFrom('resource_categories').select('id').where('name', '=', 'Default').executeTakeFirstOrThrow();
-    const r = await db
-      .insertInto('resources')
-      .values({ created_at: now, updated_at: now, name: 'r', resource_category_id: rc.id, meta: '{}', own_meta: '{}' } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db.insertInto('resource_tags').values([{ resource_id: r.id, tag_id: l1.ID }, { resource_id: r.id, tag_id: winner.ID }]).execute();
-    await db.insertInto('note_tags').values({ note_id: n.id, tag_id: l2.ID }).execute();
-    await db.insertInto('group_tags').values([{ group_id: g.id, tag_id: l1.ID }, { group_id: g.id, tag_id: l2.ID }]).execute();
 
     const res = await lib.form('/v1/tags/merge', [['Winner', winner.ID], ['Losers', l1.ID], ['Losers', l2.ID]], { accept: 'application/json' });
     expect(res.status).toBe(200);

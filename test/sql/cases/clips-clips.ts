@@ -31,6 +31,8 @@ export default [
     ['countInScope', (r) => r.countInScope([1, 2], work)],
     ['referencedAmong', (r) => r.referencedAmong(['ab'.repeat(32), 'cd'.repeat(32)])],
     ['referenced', (r) => r.referenced('ab'.repeat(32))],
+    ['contentHashesAfter (first page)', (r) => r.contentHashesAfter(null, 1000)],
+    ['contentHashesAfter', (r) => r.contentHashesAfter('ab'.repeat(32), 1000)],
     ['tagLinks', (r) => r.tagLinks([1, 2])],
     ['rename', (r) => r.rename(7, 'notes.md', 'text/markdown')],
     ['rename (type kept)', (r) => r.rename(7, 'notes.txt')],

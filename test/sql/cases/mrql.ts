@@ -53,6 +53,7 @@ export default [
       ['rows (cross-entity random)', run('name ~ "a" ORDER BY RANDOM() LIMIT 5')],
       ['rows (random order)', run('type = group ORDER BY RANDOM() LIMIT 3')],
       ['rows (GROUP BY aggregates, HAVING)', run('type = resource GROUP BY contentType COUNT() SUM(fileSize) MAX(created) HAVING COUNT() > 1 ORDER BY count DESC LIMIT 10')],
+      ['rows (GROUP BY contentType COUNT() of all resources: the count table)', run('type = resource GROUP BY contentType COUNT() ORDER BY count DESC LIMIT 20')],
       ['rows (GROUP BY meta and month)', run('type = resource GROUP BY meta.camera, created.month COUNT() AVG(meta.rating) MIN(meta.rating) ORDER BY meta.camera')],
       ['rows (GROUP BY relation)', run('type = note GROUP BY owner, tags COUNT()')],
       ['rows (buckets: key discovery of an unfiltered key)', run('type = resource GROUP BY contentType LIMIT 3')],

@@ -142,6 +142,8 @@ export const sqliteDialect: Dialect = {
   existsProbeLimit: ' LIMIT 1',
   // A unary + keeps the planner off the index on `expr`, so it walks the ORDER BY index instead.
   memberOf: (expr, set, large) => `${large ? '+' : ''}${expr} IN (${set})`,
+  // SQLite probes the index for a join on an indexed column already.
+  probeJoin: (table, alias, _cols, on) => `JOIN ${table} ${alias} ON ${on}`,
   // Large and unfiltered: walk the list order (the unary + hides the owner index); otherwise
   // collect the subtree's rows through the owner index and sort them.
   subtreeMember: (expr, set, plan) => `${plan.large && !plan.narrowed ? '+' : ''}${expr} IN (${set})`,

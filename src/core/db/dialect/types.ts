@@ -161,6 +161,12 @@ export interface Dialect {
   /** `expr IN (set)` for a set that is a large share of its table (walk) or small (collect). */
   memberOf(expr: string, set: string, large: boolean): string;
   /**
+   * A join of `table` as `alias` (columns `cols`) on `on` that is answered by one index probe per
+   * outer row — the recursive step of a walk over the group tree, whose work table is a few
+   * rows while the planner guesses dozens.
+   */
+  probeJoin(table: string, alias: string, cols: string, on: string): string;
+  /**
    * Membership of a list page's rows in a group-limited principal's subtree (companion
    * §10.10), shaped for what the list knows: whether the subtree is a large share of the
    * groups, and whether other filters narrow the rows (then a walk in list order may read the

@@ -7,6 +7,7 @@
 import type { Tx } from '../../../core/db/repository.js';
 import { nowIso } from '../../../core/db/values.js';
 import { validName } from '../../common/names.js';
+import { firstMissing } from '../../common/named.js';
 import type { Database } from '../../schema/database.js';
 import { evenlySpaced, isValidPosition } from '../../blocks/positions.js';
 import { blockType, type RefChecker } from '../../blocks/types.js';
@@ -24,8 +25,7 @@ function refChecker(repo: ImportApplyRepository): RefChecker {
   return {
     async firstMissing(table, ids) {
       if (ids.length === 0) return undefined;
-      const found = new Set(await repo.existing(table, ids));
-      return ids.find((id) => !found.has(id));
+      return firstMissing(ids, await repo.existing(table, ids));
     },
   };
 }
