@@ -29,7 +29,11 @@ export function inAmbientTransaction(): boolean {
 }
 
 class AmbientDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  /** `singleConnection`: the engine has one connection (SQLite), which an open block holds. */
+  constructor(
+    private readonly inner: Driver,
+    readonly singleConnection: boolean,
+  ) {}
 
   init(): Promise<void> {
     return this.inner.init();
@@ -97,11 +101,14 @@ class AmbientDriver implements Driver {
   }
 }
 
-/** A dialect whose driver supports ambient transactions. */
-export function withAmbientTransactions(dialect: Dialect): Dialect {
+/**
+ * A dialect whose driver supports ambient transactions. `singleConnection` says the engine has
+ * only the one connection an open block holds (SQLite), so nothing can read beside the block.
+ */
+export function withAmbientTransactions(dialect: Dialect, singleConnection = false): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new AmbientDriver(dialect.createDriver()),
+    createDriver: () => new AmbientDriver(dialect.createDriver(), singleConnection),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };
@@ -115,4 +122,18 @@ export async function ambientTransaction<DB, R>(db: Kysely<DB>, work: () => Prom
   if (open()) return db.transaction().execute(() => work());
   const state: AmbientState = { began: false, depth: 0, closed: false };
   return ambient.run(state, () => db.transaction().execute(() => work()));
+}
+
+/**
+ * Runs `work` outside the open ambient block, on another connection, so it reads only committed
+ * data (library-plugins.md §11.6: mrql_query does not see the block's uncommitted writes). On a
+ * single-connection engine (SQLite) the block holds the only connection until it ends, and the
+ * block is waiting for `work`: reading beside it would wait forever, so `work` runs on the
+ * block's connection there and sees its writes. A block that has not run a statement yet holds
+ * no connection and has written nothing, so stepping out of it is safe on every engine.
+ */
+export function outsideAmbientTransaction<R>(work: () => Promise<R>): Promise<R> {
+  const s = open();
+  if (!s || s.driver?.singleConnection) return work();
+  return ambient.exit(work);
 }

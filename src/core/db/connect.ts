@@ -120,7 +120,7 @@ export function newPool(dsn: string, max: number): pg.Pool {
 export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
   if (options.kind === 'sqlite') {
     const conn = openSqlite(options.dsn, options.readonly);
-    const db = new Kysely<DB>({ dialect: withAmbientTransactions(new SqliteDialect({ database: cachingStatements(conn) })), plugins: sqlitePlugins() });
+    const db = new Kysely<DB>({ dialect: withAmbientTransactions(new SqliteDialect({ database: cachingStatements(conn) }), true), plugins: sqlitePlugins() });
     return { db, kind: 'sqlite', dialect: sqliteDialect, sqlite: conn, close: () => db.destroy() };
   }
   const pool = newPool(options.dsn, options.maxConnections || 10);

@@ -1,6 +1,7 @@
 // mah.db.mrql_query (library-plugins.md §11.6): an MRQL query run as the actor, with the scope
 // options resolved to an owner group on top of the actor's own subtree confinement, and the result
 // reshaped into the tables plugins read (flat items, aggregated rows, bucketed groups).
+import { outsideAmbientTransaction } from '../../core/db/ambient.js';
 import { HttpError } from '../../core/http/errors.js';
 import { multi } from '../../core/lua/index.js';
 import { MrqlError } from '../mrql/errors.js';
@@ -82,13 +83,14 @@ export function installMrql(k: DbKit, db: Record<string, unknown>): void {
     try {
       const text = typeof query === 'string' ? query : '';
       const principal = k.actor().principal;
-      const owner = await contextScope(scope, scopeId, type);
+      // §11.6: reads outside any open mah.db.transaction block (see outsideAmbientTransaction).
+      const owner = await outsideAmbientTransaction(() => contextScope(scope, scopeId, type));
       // The identity of a call (§11.6): query, resolved scope owner, limits, params and actor.
       const key = JSON.stringify([text, owner === undefined ? 'none' : owner, limit, buckets, params ?? null, principal.userId, principal.role, principal.scopeGroupId]);
       const cache = mrqlCache();
       const hit = cache?.get(key);
       if (hit !== undefined) return hit;
-      const result = await s.mrql.execute(text, { limit, buckets, params, principal, contextScope: owner });
+      const result = await outsideAmbientTransaction(() => s.mrql.execute(text, { limit, buckets, params, principal, contextScope: owner }));
       if (!['resource', 'note', 'group'].includes(result.entityType)) return multi(null, NO_TYPE);
       const shaped = reshape(result);
       cache?.set(key, shaped);
