@@ -44,12 +44,14 @@ export function installRelations(k: DbKit, db: Record<string, unknown>): void {
       const id = optId(o.id, 'id');
       if (!id) return multi(null, 'id is required for updating/patching a relation type');
       const replace = mode === 'update';
-      // A relation type always has both categories, so 0 or an omitted one keeps the stored one.
+      // §11.7: update replaces every field (an omitted category becomes 0), patch keeps an
+      // omitted one; an explicit 0 clears it. A relation type needs both categories, so a cleared
+      // one is refused as the HTTP create/edit refuses it ("FromCategory is required").
       await types.update(k.actor(), id, {
         Name: text(o.name) ?? (replace ? '' : undefined),
         Description: text(o.description) ?? (replace ? '' : undefined),
-        FromCategory: from || undefined,
-        ToCategory: to || undefined,
+        FromCategory: from ?? (replace ? 0 : undefined),
+        ToCategory: to ?? (replace ? 0 : undefined),
       });
       return typeResult(id);
     });

@@ -65,7 +65,8 @@ export class RelationTypeService {
   }
 
   private async requireCategory(id: number | undefined, field: string): Promise<number> {
-    if (id === undefined) throw badRequest(`${field} is required`);
+    // 0 is "none" (a plugin's update that leaves a category out), and a type needs both.
+    if (!id) throw badRequest(`${field} is required`);
     if (!(await this.categories.find(id))) throw notFound(`${field}: category ${id} not found`);
     return id;
   }
