@@ -134,6 +134,16 @@ WHERE
   "id" = $1;
 -- params: [3]
 
+-- ContentRepository.writeHookFields
+UPDATE "groups"
+SET
+  "name" = $1,
+  "description" = $2,
+  "meta" = $3
+WHERE
+  "id" = $4;
+-- params: ["n","d","{\"a\":1}",1]
+
 -- ContentRepository.writeMeta
 UPDATE "notes"
 SET

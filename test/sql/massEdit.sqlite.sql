@@ -134,6 +134,16 @@ WHERE
   "id" = ?;
 -- params: [3]
 
+-- ContentRepository.writeHookFields
+UPDATE "groups"
+SET
+  "name" = ?,
+  "description" = ?,
+  "meta" = ?
+WHERE
+  "id" = ?;
+-- params: ["n","d","{\"a\":1}",1]
+
 -- ContentRepository.writeMeta
 UPDATE "notes"
 SET

@@ -79,6 +79,12 @@ export class ContentRepository extends Repository<Database> {
     return carrierSchema(this.db, carrier.table, id);
   }
 
+  /** Writes the name, description and meta a plugin's before-hook rewrote for one bulk item. */
+  async writeHookFields(table: ContentTable, id: number, fields: { name?: string; description?: string; meta?: string }): Promise<void> {
+    if (Object.keys(fields).length === 0) return;
+    await this.db.updateTable(stand(table)).set(fields).where('id', '=', id).execute();
+  }
+
   async writeMeta(table: ContentTable, id: number, meta: string): Promise<void> {
     await this.db.updateTable(stand(table)).set({ meta }).where('id', '=', id).execute();
   }

@@ -16,6 +16,7 @@ import { checkMeta } from '../meta/schema.js';
 import { parseMetaPath, setMetaPath, storedMeta, type MetaObject } from '../meta/paths.js';
 import type { Database } from '../schema/database.js';
 import type { ContentRepository, LinkPair } from './repository.js';
+import { snapshotItems, writeRewrites } from './rewrites.js';
 import { opNames, type LinkOp, type MassEditPlan, type MetaOp, type OwnerOp } from './plan.js';
 
 const CHUNK = 500;
@@ -160,10 +161,12 @@ export class ContentEdits {
     // cancels the batch, and each changed item fires its after-hook).
     const selection = await this.deps.transactor.run((tx) => this.resolveSelection(tx, kind, plan, ceiling, vis));
     const items = await this.hookItems(this.repo, kind, selection);
+    const offered = snapshotItems(items);
     return withChange(this.deps.bus, actor, 'update', kind.entity, async () => {
       const result = await this.deps.transactor.run(async (tx) => {
         const content = this.repo.in(tx);
-        const touched = new Set<number>();
+        // Fields a before-hook rewrote are the item's data for the edit (§16.4), written first.
+        const touched = new Set<number>(await writeRewrites(content, kind.table, items, offered));
         const counts: number[] = [];
         for (const op of plan.links) {
           const spec = kind.links[op.link]!;

@@ -90,11 +90,13 @@ export class HookDispatcher {
           const [result] = await invocations.run({ actor: actorFor(e.principal), origin: e.origin }, () =>
             ref.call([payload], { entry: `hook ${event}`, budgetMs: HOOK_BUDGET_MS, result: 'map', lockTimeoutMs: nested ? HOOK_BUDGET_MS : undefined }),
           );
-          // Rewrites apply to single-entity changes; a bulk update's items can only be vetoed.
-          if (result && typeof result === 'object' && e.data && e.action !== 'delete' && target === undefined) {
+          // A returned table is the data for later hooks and the operation (§16.4): the one
+          // entity's data, or this item's of a bulk update (the services write what changed).
+          const data = typeof target === 'object' ? target : e.data;
+          if (result && typeof result === 'object' && data && e.action !== 'delete') {
             for (const f of TEXT_FIELDS[e.entityType] ?? ['name', 'description', 'meta']) {
               const v = (result as Record<string, unknown>)[f];
-              if (typeof v === 'string') e.data[f] = v;
+              if (typeof v === 'string') data[f] = v;
             }
           }
         } catch (err) {

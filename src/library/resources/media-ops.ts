@@ -12,6 +12,7 @@ import { parseTimestamp, probeVideo, trimVideo } from '../../core/media/ffmpeg.j
 import type { Actor } from '../auth/principal.js';
 import { visibilityOf } from '../auth/visibility.js';
 import { withChange } from '../common/changes.js';
+import { rewrittenFields, snapshotItems } from '../massEdit/rewrites.js';
 import type { VersionService } from '../versions/service.js';
 import type { ResourceContext } from './context.js';
 import type { IngestService } from './ingest.js';
@@ -154,12 +155,16 @@ export class MediaOps {
         throw badRequest(`recalculating dimensions needs a raster image or a video; resource ${row.id} is ${mime}`);
       }
     }
+    const items = rows.map((r) => ({ id: r.id, name: r.name, description: r.description, meta: r.meta }));
+    const offered = snapshotItems(items);
     await withChange(this.ctx.lib.bus, actor, 'update', 'resource', async () => {
       await this.ctx.lib.transactor.run(async (trx) => {
         const resources = this.stores.resources.in(trx);
-        for (const [id, s] of sizes) await resources.update(id, { width: s.width, height: s.height }, vis);
+        // Fields a before-hook rewrote are the item's data for the update (§16.4).
+        const rewritten = new Map(items.map((i) => [i.id, rewrittenFields(i, offered.get(i.id))]));
+        for (const [id, s] of sizes) await resources.update(id, { ...rewritten.get(id), width: s.width, height: s.height }, vis);
       });
       return { message: `Recalculated dimensions of resources ${unique.join(', ')}`, result: undefined };
-    }, { items: rows.map((r) => ({ id: r.id, name: r.name, description: r.description, meta: r.meta })) });
+    }, { items });
   }
 }

@@ -25,6 +25,7 @@ export default [
     ['metaRows', (r) => r.metaRows('groups', CATEGORY, [1, 2])],
     ['metaRows (resources)', (r) => r.metaRows('resources', RESOURCE_CATEGORY, [6])],
     ['carrierSchema', (r) => r.carrierSchema(RESOURCE_CATEGORY, 3)],
+    ['writeHookFields', (r) => r.writeHookFields('groups', 1, { name: 'n', description: 'd', meta: '{"a":1}' })],
     ['writeMeta', (r) => r.writeMeta('notes', 5, '{"a":1}')],
     ['readMeta', (r) => r.readMeta('groups', 1)],
     ['ownerDiffers', (r) => r.ownerDiffers('groups', [1, 2], 3)],
