@@ -37,6 +37,46 @@ LIMIT
   $4;
 -- params: ["harbour light","harbour light","harbour light",20]
 
+-- SearchRepository.search (full text, one word, unscoped notes: SQLite profile postings first)
+SELECT
+  t.id,
+  t.name,
+  t.description
+FROM
+  notes t,
+  (
+    SELECT
+      COALESCE(
+        (
+          SELECT
+            to_tsquery('simple', string_agg(quote_literal(lexeme) || ':*', ' & '))
+          FROM
+            unnest(to_tsvector('english', CAST($1 AS text)))
+        ) || (
+          SELECT
+            to_tsquery('simple', string_agg(quote_literal(lexeme) || ':*', ' & '))
+          FROM
+            unnest(to_tsvector('simple', CAST($2 AS text)))
+        ),
+        (
+          SELECT
+            to_tsquery('simple', string_agg(quote_literal(lexeme) || ':*', ' & '))
+          FROM
+            unnest(to_tsvector('simple', CAST($3 AS text)))
+        )
+      )
+  ) AS q (tsq)
+WHERE
+  t.search_vector @@ q.tsq
+ORDER BY
+  ts_rank(t.search_vector, q.tsq) DESC
+LIMIT
+  $4;
+-- params: ["harbour","harbour","harbour",20]
+
+-- SearchRepository.profileGroups (one exact word, groups)
+-- (no statement)
+
 -- SearchRepository.search (full text, exact words, scoped groups)
 SELECT
   t.id,

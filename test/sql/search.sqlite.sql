@@ -16,6 +16,117 @@ LIMIT
   ?;
 -- params: ["\"harbour\"* \"light\"*",20]
 
+-- SearchRepository.search (full text, one word, unscoped notes: SQLite profile postings first)
+SELECT
+  min(term) AS next
+FROM
+  notes_fts_postings
+WHERE
+  term > ?;
+-- params: ["harbour"]
+
+WITH RECURSIVE
+  w (profile) AS (
+    SELECT
+      min(profile)
+    FROM
+      notes_fts_postings
+    WHERE
+      term = ?
+    UNION ALL
+    SELECT
+      (
+        SELECT
+          min(profile)
+        FROM
+          notes_fts_postings
+        WHERE
+          term = ?
+          AND profile > w.profile
+      )
+    FROM
+      w
+    WHERE
+      w.profile IS NOT NULL
+    LIMIT
+      402
+  )
+SELECT
+  profile,
+  NULL AS block
+FROM
+  w
+WHERE
+  profile IS NOT NULL
+UNION ALL
+SELECT
+  NULL,
+  block
+FROM
+  notes_fts_data
+WHERE
+  id = 1;
+-- params: ["harbour","harbour"]
+
+SELECT
+  t.id,
+  t.name,
+  t.description
+FROM
+  notes_fts f
+  JOIN notes t ON t.id = f.rowid
+WHERE
+  notes_fts MATCH ?
+ORDER BY
+  f.rank
+LIMIT
+  ?;
+-- params: ["\"harbour\"*",20]
+
+-- SearchRepository.profileGroups (one exact word, groups)
+WITH RECURSIVE
+  w (profile) AS (
+    SELECT
+      min(profile)
+    FROM
+      groups_fts_postings
+    WHERE
+      term = ?
+    UNION ALL
+    SELECT
+      (
+        SELECT
+          min(profile)
+        FROM
+          groups_fts_postings
+        WHERE
+          term = ?
+          AND profile > w.profile
+      )
+    FROM
+      w
+    WHERE
+      w.profile IS NOT NULL
+    LIMIT
+      402
+  )
+SELECT
+  profile,
+  NULL AS block
+FROM
+  w
+WHERE
+  profile IS NOT NULL
+UNION ALL
+SELECT
+  NULL,
+  block
+FROM
+  groups_fts_data
+WHERE
+  id = 1;
+-- params: ["harbour","harbour"]
+
 -- SearchRepository.search (full text, exact words, scoped groups)
 SELECT
   t.id,

@@ -1,10 +1,11 @@
 // Global search statements: one per searched type, matched through the full-text index when
 // there is one, otherwise with case-insensitive LIKE patterns.
 import { CompiledQuery } from 'kysely';
-import type { SqlRow } from '../../core/db/dialect/index.js';
+import type { FullTextTerms, SqlRow } from '../../core/db/dialect/index.js';
 import { Repository } from '../../core/db/repository.js';
-import { SqlText } from '../../core/db/sql-text.js';
+import { SqlText, type Statement } from '../../core/db/sql-text.js';
 import type { Database } from '../schema/database.js';
+import { RANKED_TABLES } from '../schema/migrations/012-fts-postings.js';
 
 export interface SearchRequest {
   /** The table searched (its rows have id, name, description). */
@@ -31,14 +32,39 @@ export class SearchRepository extends Repository<Database> {
       : '';
     let text: string;
     if (r.match.fullText) {
-      const fts = this.dialect.fullText.search(b, r.table, 't', { term: r.term, words: r.words }, r.match.prefix);
+      const terms = { term: r.term, words: r.words };
+      const groups = r.scope || !RANKED_TABLES.includes(r.table) ? null : await this.profileGroups(r.table, terms, r.match.prefix);
+      const top = groups ? { groups, limit: r.limit } : undefined;
+      const fts = this.dialect.fullText.search(b, r.table, 't', terms, r.match.prefix, top);
       text = `SELECT ${cols} FROM ${fts.from} WHERE ${fts.where}${scope} ORDER BY ${fts.order} LIMIT ${b.p(r.limit)}`;
     } else {
       const patterns = r.match.patterns;
       const ors = r.match.columns.flatMap((c) => patterns.map((p) => this.dialect.ilike(b, `t.${c}`, p.toLowerCase())));
       text = `SELECT ${cols} FROM ${r.table} t WHERE (${ors.join(' OR ')})${scope} ORDER BY t.id LIMIT ${b.p(r.limit)}`;
     }
-    const st = b.finish(r.table, text);
+    return this.run(b.finish(r.table, text));
+  }
+
+  /**
+   * A one-word search's posting profiles in groups of equal relevance (SQLite, migration 014),
+   * so the page reads only its best rows; null when every match must be ranked: no postings
+   * path, too many profiles, near ties, or a prefix that other words of the table start with.
+   */
+  async profileGroups(table: string, terms: FullTextTerms, prefix: boolean): Promise<number[][] | null> {
+    const ft = this.dialect.fullText;
+    const b = new SqlText(this.dialect);
+    const lookup = ft.rankProfiles(b, table, terms);
+    if (lookup === null) return null;
+    if (prefix) {
+      const nb = new SqlText(this.dialect);
+      const [row] = await this.run(nb.finish('next term', ft.nextTerm(nb, table, terms)!));
+      const next = row?.next;
+      if (typeof next === 'string' && next.startsWith(terms.term.trim().toLowerCase())) return null;
+    }
+    return ft.groupProfiles(await this.run(b.finish('search profiles', lookup)));
+  }
+
+  private async run(st: Statement): Promise<SqlRow[]> {
     return (await this.db.executeQuery<SqlRow>(CompiledQuery.raw(st.sql, st.params))).rows;
   }
 }

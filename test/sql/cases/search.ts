@@ -7,6 +7,8 @@ const words = (term: string) => ({ term, words: term.split(' ') });
 export default [
   sqlCases(SearchRepository, [
     ['search (full text, prefixes, resources)', (r) => r.search({ table: 'resources', extra: ['content_type', 'original_name'], ...words('harbour light'), match: { fullText: true, prefix: true }, scope: null, limit: 20 })],
+    ['search (full text, one word, unscoped notes: SQLite profile postings first)', (r) => r.search({ table: 'notes', extra: [], ...words('harbour'), match: { fullText: true, prefix: true }, scope: null, limit: 20 })],
+    ['profileGroups (one exact word, groups)', (r) => r.profileGroups('groups', words('harbour'), false)],
     ['search (full text, exact words, scoped groups)', (r) => r.search({ table: 'groups', extra: [], ...words('harbour'), match: { fullText: true, prefix: false }, scope: { column: 'id', groupId: 4 }, limit: 20 })],
     [
       'search (LIKE with one-substitution patterns, scoped notes)',

@@ -92,6 +92,8 @@ export const postgresDialect: Dialect = {
     // The postings' scores are the sort key itself: nothing to look up first.
     rankProfiles: () => null,
     orderProfiles: () => null,
+    groupProfiles: () => null,
+    nextTerm: () => null,
     search(b, table, alias, terms, prefix) {
       if (!prefix) {
         const q = () => `plainto_tsquery('english', CAST(${b.p(terms.term)} AS text))`;

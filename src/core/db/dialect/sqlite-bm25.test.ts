@@ -2,7 +2,7 @@
 // totals record needs multi-byte varints and with three columns (weights all 1).
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { averageLength, bm25Order, profileOf } from './sqlite-bm25.js';
+import { averageLength, bm25Groups, bm25Order, profileOf } from './sqlite-bm25.js';
 
 function lcg(seed: number): () => number {
   let s = seed;
@@ -39,6 +39,13 @@ describe('bm25Order', () => {
     expect(order.length).toBeGreaterThan(20);
     const scores = order.map((p) => byProfile.get(p)!);
     expect(scores).toEqual([...scores].sort((x, y) => x - y));
+    // bm25Groups: rows by (group, rowid) are FTS5's ORDER BY rank, ties included (global search).
+    const groups = bm25Groups([...byProfile.keys()], averageLength(block))!;
+    const groupOf = new Map(groups.flatMap((g, i) => g.map((p) => [p, i] as const)));
+    const ranked = (db.prepare(`SELECT rowid AS id FROM t WHERE t MATCH '"needle"*' ORDER BY rank`).all() as { id: number }[]).map((r) => r.id);
+    const byGroup = [...rows].sort((x, y) => groupOf.get(x.profile)! - groupOf.get(y.profile)! || x.id - y.id).map((r) => r.id);
+    expect(byGroup).toEqual(ranked);
+    expect(new Set(rows.map((r) => r.profile)).size).toBeLessThan(rows.length);
     // The column totals (tens of thousands) are multi-byte varints.
     expect(averageLength(block)).toBe(tokens / 300);
     expect(tokens).toBeGreaterThan(16384);

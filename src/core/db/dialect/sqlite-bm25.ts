@@ -39,14 +39,37 @@ export function averageLength(record: Uint8Array): number {
 /** A profile packs the word's frequency in the row and the row's token count. */
 export const profileOf = (frequency: number, length: number) => frequency * 2 ** 32 + length;
 
+/** bm25's row-dependent fraction of a profile (same double operations as fts5_aux.c). */
+function fraction(profile: number, avgdl: number): number {
+  const f = Math.floor(profile / 2 ** 32);
+  const d = profile % 2 ** 32;
+  return (f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl));
+}
+
 /** The profiles, best bm25 first. */
 export function bm25Order(profiles: readonly number[], avgdl: number): number[] {
-  const fraction = (profile: number) => {
-    const f = Math.floor(profile / 2 ** 32);
-    const d = profile % 2 ** 32;
-    return (f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl));
-  };
-  const scored = profiles.map((p) => ({ p, s: fraction(p) }));
+  const scored = profiles.map((p) => ({ p, s: fraction(p, avgdl) }));
   scored.sort((x, y) => y.s - x.s || x.p - y.p);
   return scored.map((x) => x.p);
+}
+
+/**
+ * The profiles in groups of equal bm25, best group first — for callers that must reproduce
+ * FTS5's order exactly (rows of one group by rowid). Equal fractions give equal scores; two
+ * fractions further apart than a few units in the last place stay apart after the multiplication
+ * by idf (each rounding moves a product by at most 2⁻⁵³ of itself). Closer ones might merge or
+ * not, which only idf decides: null then, and the caller ranks every match instead.
+ */
+export function bm25Groups(profiles: readonly number[], avgdl: number): number[][] | null {
+  const scored = profiles.map((p) => ({ p, s: fraction(p, avgdl) }));
+  scored.sort((x, y) => y.s - x.s || x.p - y.p);
+  const groups: number[][] = [];
+  let last: number | null = null;
+  for (const { p, s } of scored) {
+    if (last !== null && s === last) groups[groups.length - 1].push(p);
+    else if (last !== null && last - s <= last * 2 ** -50) return null;
+    else groups.push([p]);
+    last = s;
+  }
+  return groups;
 }

@@ -1,6 +1,6 @@
 // SQLite's spelling of the dialect seam (JSON1 functions, lower() folding, `?` placeholders).
 import type { CreateTableBuilder } from 'kysely';
-import { bm25Order, averageLength } from './sqlite-bm25.js';
+import { bm25Groups, bm25Order, averageLength } from './sqlite-bm25.js';
 import { oneAsciiWord, SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs, type JsonType } from './types.js';
 
 const TYPE_NAMES: Record<JsonType, string[]> = {
@@ -131,11 +131,32 @@ export const sqliteDialect: Dialect = {
       if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
       return bm25Order(profiles, averageLength(block));
     },
-    search: (b, table, alias, terms, prefix) => ({
-      from: `${table}_fts f JOIN ${table} ${alias} ON ${alias}.id = f.rowid`,
-      where: `${table}_fts MATCH ${b.p(ftsQuery(terms, prefix))}`,
-      order: 'f.rank',
-    }),
+    groupProfiles(rows) {
+      const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
+      const block = rows.find((r) => r.block !== null)?.block;
+      if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
+      return bm25Groups(profiles, averageLength(block));
+    },
+    nextTerm: (b, table, terms) => (oneAsciiWord(terms) ? `SELECT min(term) AS next FROM ${table}_fts_postings WHERE term > ${b.p(terms.term.trim().toLowerCase())}` : null),
+    search(b, table, alias, terms, prefix, top) {
+      if (top) {
+        // Group by group, best first, each group's rows by id — the order FTS5 gives them, as
+        // ORDER BY rank sorts the rowid-ordered matches stably. UNION ALL runs the branches in
+        // order, so the LIMIT stops after the first `limit` rows.
+        const term = b.p(terms.term.trim().toLowerCase());
+        const branches = top.groups.map(
+          (g, i) =>
+            `SELECT * FROM (SELECT id AS fid, ${i} AS score FROM ${table}_fts_postings WHERE term = ${term} AND profile IN (${g.map((p) => b.p(p)).join(', ')}) ORDER BY id LIMIT ${b.p(top.limit)})`,
+        );
+        const rows = branches.length ? `SELECT * FROM (${branches.join(' UNION ALL ')}) LIMIT ${b.p(top.limit)}` : 'SELECT 0 AS fid, 0 AS score WHERE 1 = 0';
+        return { from: `(${rows}) f JOIN ${table} ${alias} ON ${alias}.id = f.fid`, where: '1 = 1', order: 'f.score, f.fid' };
+      }
+      return {
+        from: `${table}_fts f JOIN ${table} ${alias} ON ${alias}.id = f.rowid`,
+        where: `${table}_fts MATCH ${b.p(ftsQuery(terms, prefix))}`,
+        order: 'f.rank',
+      };
+    },
   },
 
   // LIMIT 1 keeps SQLite from turning EXISTS into a join with a Bloom filter over the whole table.
