@@ -1,9 +1,11 @@
 // Clip rows: lookups, the filtered list (one indexed statement plus one for the page's tags),
 // and the hidden-tag counts; no rules here.
-import { sql, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { CompiledOnce } from '../../core/db/compiled-once.js';
+import type { Executor } from '../../core/db/repository.js';
 import { escapeLike } from '../../core/db/values.js';
 import { ClipStoreRepository } from '../schema/base-repository.js';
-import type { ClipTable } from '../schema/database.js';
+import type { ClipDatabase } from '../schema/database.js';
 import { carriesSubtree, idList, isLive, TRIGRAM, trigramPhrase } from '../schema/fragments.js';
 import { inSubtree, type TagRef } from '../tags/names.js';
 
@@ -36,6 +38,16 @@ export interface ClipFilter {
   /** Clips carrying any of these tags are left out. */
   hidden?: readonly number[];
 }
+
+/** Every column of a new clip row (the id is assigned). */
+export type NewClipRow = Omit<ClipRow, 'id'> & { text_content: string | null };
+
+// Each upload inserts one row: the statement is compiled once.
+const insertClip = new CompiledOnce(
+  8,
+  (db: Executor<ClipDatabase>, filename: string, content_type: string, size: number, content_hash: string, text_content: string | null, is_archived: number, expires_at: string | null, created_at: string) =>
+    db.insertInto('clips').values({ filename, content_type, size, content_hash, text_content, is_archived, expires_at, created_at }).returning('id'),
+);
 
 const clipId = sql`c.id`;
 
@@ -144,8 +156,9 @@ export class ClipRepository extends ClipStoreRepository {
     return Number(r.rows[0]?.n ?? 0) <= RARE_SEARCH;
   }
 
-  async insert(row: Insertable<ClipTable>): Promise<number> {
-    return (await this.db.insertInto('clips').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  async insert(row: NewClipRow): Promise<number> {
+    const r = await insertClip.run(this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
+    return r.rows[0].id;
   }
 
   /**

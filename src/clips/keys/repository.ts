@@ -1,4 +1,7 @@
 // API key rows; no rules here.
+import { CompiledOnce } from '../../core/db/compiled-once.js';
+import type { Executor } from '../../core/db/repository.js';
+import type { ClipDatabase } from '../schema/database.js';
 import { ClipStoreRepository } from '../schema/base-repository.js';
 
 export interface KeyRow {
@@ -14,23 +17,31 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
+function selectInfo(db: Executor<ClipDatabase>) {
+  return db
+    .selectFrom('api_keys as k')
+    .leftJoin('tags as t', 't.id', 'k.scoped_tag_id')
+    .select([
+      'k.id',
+      'k.name',
+      'k.key_prefix',
+      'k.role',
+      'k.scoped_tag_id',
+      't.name as scoped_tag_name',
+      'k.is_revoked',
+      'k.created_at',
+      'k.last_used_at',
+      'k.revoked_at',
+    ]);
+}
+
+// The two statements of every authenticated request, compiled once.
+const activeByHash = new CompiledOnce(1, (db: Executor<ClipDatabase>, hash: string) => selectInfo(db).where('k.key_hash', '=', hash).where('k.is_revoked', '=', 0));
+const touchKey = new CompiledOnce(2, (db: Executor<ClipDatabase>, id: number, at: string) => db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id));
+
 export class KeyRepository extends ClipStoreRepository {
   private selectInfo() {
-    return this.db
-      .selectFrom('api_keys as k')
-      .leftJoin('tags as t', 't.id', 'k.scoped_tag_id')
-      .select([
-        'k.id',
-        'k.name',
-        'k.key_prefix',
-        'k.role',
-        'k.scoped_tag_id',
-        't.name as scoped_tag_name',
-        'k.is_revoked',
-        'k.created_at',
-        'k.last_used_at',
-        'k.revoked_at',
-      ]);
+    return selectInfo(this.db);
   }
 
   async insert(row: { name: string; key_hash: string; key_prefix: string; role: string; scoped_tag_id: number | null; created_at: string }): Promise<number> {
@@ -48,12 +59,12 @@ export class KeyRepository extends ClipStoreRepository {
   }
 
   /** The active key with this hash, with its scope tag's current name. */
-  findActiveByHash(hash: string): Promise<KeyRow | undefined> {
-    return this.selectInfo().where('k.key_hash', '=', hash).where('k.is_revoked', '=', 0).executeTakeFirst();
+  async findActiveByHash(hash: string): Promise<KeyRow | undefined> {
+    return (await activeByHash.run(this.db, hash)).rows[0];
   }
 
   async touch(id: number, at: string): Promise<void> {
-    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    await touchKey.run(this.db, id, at);
   }
 
   /** Revokes an active key; false when it is unknown or already revoked. */
