@@ -1,4 +1,6 @@
 -- MrqlRepository.rows (scalar filter, folded sort)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -36,7 +38,12 @@ LIMIT
   $3;
 -- params: [10485760,"sun%",20]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (string equality, IN, null checks)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -73,7 +80,12 @@ LIMIT
   $4;
 -- params: ["kickoff",1,2,50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (datetime relative and text match)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -105,7 +117,12 @@ LIMIT
   $4;
 -- params: ["2025-01-25T12:00:00.000Z","UTC","%2025-01%",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (meta paths: number, bool, string, empty, sort)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -188,7 +205,12 @@ LIMIT
   $3;
 -- params: [3,"%x1%",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (meta IN and relative date)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -222,7 +244,12 @@ LIMIT
   $4;
 -- params: ["high","low","2025-01-25T12:00:00",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (tags by id, name, pattern, list, empty)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -235,6 +262,11 @@ FROM
 WHERE
   lower(name) IN (CAST($1 AS text));
 -- params: ["holiday"]
+
+COMMIT;
+-- params: []
+
+BEGIN;
 
 SET
   LOCAL statement_timeout = 1000;
@@ -344,7 +376,12 @@ LIMIT
   $5;
 -- params: [3,"hol%",7,"a",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (owner, parent chain, children, recursive)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -474,7 +511,12 @@ LIMIT
   $5;
 -- params: ["projects","%alp%","studio",1,50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (counts)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -527,7 +569,12 @@ LIMIT
   $2;
 -- params: [2,50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (regex; refused before translation on SQLite)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -565,7 +612,12 @@ LIMIT
   $3;
 -- params: ["^sun(rise|set)","night",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (full text ranked)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -605,7 +657,12 @@ LIMIT
   $4;
 -- params: ["harbour light","harbour light","harbour light",10]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (one-word full text ranked)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -647,7 +704,12 @@ LIMIT
   $2;
 -- params: ["harbour",10]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (one-word full text ranked, filtered)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -686,7 +748,12 @@ LIMIT
   $3;
 -- params: ["harbour",2,10]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (full text in OR, ranked)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -727,7 +794,12 @@ LIMIT
   $4;
 -- params: ["launch","launch","todo",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (similarity with distance)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -822,7 +894,12 @@ LIMIT
   $13;
 -- params: [1,8,5,1,8,5,1,8,5,1,8,5,50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (context scope, page 3)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -841,8 +918,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )
@@ -891,7 +977,12 @@ OFFSET
   $4;
 -- params: [5,60,20,40]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (principal scope, groups)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -910,8 +1001,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )
@@ -952,10 +1052,15 @@ LIMIT
   $3;
 -- params: [9,50,50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (scope of a missing anchor: runs nothing)
 -- (no statement)
 
 -- MrqlRepository.rows (scope by id)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -972,12 +1077,21 @@ WITH RECURSIVE
     UNION
     SELECT
       g.id,
-      st.depth + 1
+      s.depth + 1
     FROM
-      groups g
-      JOIN st ON g.owner_id = st.id
+      st s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
-      st.depth < 50
+      s.depth < 50
   )
 SELECT
   (
@@ -994,7 +1108,12 @@ SELECT
   ) AS total;
 -- params: [4]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (scope by name)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1011,12 +1130,21 @@ WITH RECURSIVE
     UNION
     SELECT
       g.id,
-      st.depth + 1
+      s.depth + 1
     FROM
-      groups g
-      JOIN st ON g.owner_id = st.id
+      st s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
-      st.depth < 50
+      s.depth < 50
   )
 SELECT
   m.id,
@@ -1042,7 +1170,12 @@ ORDER BY
   m.id;
 -- params: ["projects","projects"]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (cross-entity top n)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1074,6 +1207,11 @@ LIMIT
   $2;
 -- params: ["%a%",10]
 
+COMMIT;
+-- params: []
+
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1101,6 +1239,11 @@ LIMIT
   $2;
 -- params: ["%a%",10]
 
+COMMIT;
+-- params: []
+
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1126,7 +1269,12 @@ LIMIT
   $2;
 -- params: ["%a%",10]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (cross-entity random)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1134,42 +1282,71 @@ SET
 SELECT
   (
     SELECT
-      MIN(id)
+      id
     FROM
       resources
+    ORDER BY
+      id ASC
+    LIMIT
+      1
   ) AS resource_min,
   (
     SELECT
-      MAX(id)
+      id
     FROM
       resources
+    ORDER BY
+      id DESC
+    LIMIT
+      1
   ) AS resource_max,
   (
     SELECT
-      MIN(id)
+      id
     FROM
       notes
+    ORDER BY
+      id ASC
+    LIMIT
+      1
   ) AS note_min,
   (
     SELECT
-      MAX(id)
+      id
     FROM
       notes
+    ORDER BY
+      id DESC
+    LIMIT
+      1
   ) AS note_max,
   (
     SELECT
-      MIN(id)
+      id
     FROM
       groups
+    ORDER BY
+      id ASC
+    LIMIT
+      1
   ) AS group_min,
   (
     SELECT
-      MAX(id)
+      id
     FROM
       groups
+    ORDER BY
+      id DESC
+    LIMIT
+      1
   ) AS group_max;
 -- params: []
 
+COMMIT;
+-- params: []
+
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1199,6 +1376,11 @@ FROM
       e.name ILIKE CAST($3 AS text) ESCAPE '\'
   ) c;
 -- params: ["%a%",5,"%a%"]
+
+COMMIT;
+-- params: []
+
+BEGIN;
 
 SET
   LOCAL statement_timeout = 1000;
@@ -1230,6 +1412,11 @@ FROM
   ) c;
 -- params: ["%a%",5,"%a%"]
 
+COMMIT;
+-- params: []
+
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1259,8 +1446,13 @@ FROM
       e.name ILIKE CAST($3 AS text) ESCAPE '\'
   ) c;
 -- params: ["%a%",5,"%a%"]
+
+COMMIT;
+-- params: []
 
 -- MrqlRepository.rows (random order)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1286,7 +1478,12 @@ LIMIT
   $1;
 -- params: [3]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (GROUP BY aggregates, HAVING)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1315,7 +1512,12 @@ LIMIT
   $2;
 -- params: [1,10]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (GROUP BY contentType COUNT() of all resources: the count table)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1338,7 +1540,12 @@ LIMIT
   $1;
 -- params: [20]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (GROUP BY meta and month)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1417,7 +1624,12 @@ LIMIT
   $2;
 -- params: ["UTC",50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (GROUP BY relation)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1447,7 +1659,12 @@ LIMIT
   $1;
 -- params: [50]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (buckets: key discovery of an unfiltered key)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1502,7 +1719,12 @@ LIMIT
   $1;
 -- params: [1001]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (buckets: key discovery)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1552,7 +1774,12 @@ LIMIT
   $2;
 -- params: ["UTC",1001]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (buckets: items of two buckets)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1632,7 +1859,12 @@ FROM
   ) b1;
 -- params: [0,1000,"image/png","UTC","2024-03-10",3,1,1000,"UTC","2024-03-11",3]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (cross-entity random: probe of drawn ids)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1649,12 +1881,21 @@ WITH RECURSIVE
     UNION
     SELECT
       g.id,
-      st.depth + 1
+      s.depth + 1
     FROM
-      groups g
-      JOIN st ON g.owner_id = st.id
+      st s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
-      st.depth < 50
+      s.depth < 50
   )
 SELECT
   (
@@ -1671,7 +1912,12 @@ SELECT
   ) AS total;
 -- params: [4]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (nested queries of a card list: one statement)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1695,8 +1941,17 @@ FROM
           g.id,
           s.depth + 1
         FROM
-          groups g
-          JOIN scope_tree s ON g.owner_id = s.id
+          scope_tree s
+          CROSS JOIN LATERAL (
+            SELECT
+              g.id
+            FROM
+              groups g
+            WHERE
+              g.owner_id = s.id
+            OFFSET
+              0
+          ) g
         WHERE
           s.depth < 50
       )
@@ -1762,8 +2017,17 @@ FROM
           g.id,
           s.depth + 1
         FROM
-          groups g
-          JOIN scope_tree s ON g.owner_id = s.id
+          scope_tree s
+          CROSS JOIN LATERAL (
+            SELECT
+              g.id
+            FROM
+              groups g
+            WHERE
+              g.owner_id = s.id
+            OFFSET
+              0
+          ) g
         WHERE
           s.depth < 50
       )
@@ -1814,7 +2078,12 @@ FROM
   ) x1;
 -- params: [2,20,20,3,2,5,5]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (one nested query under many scopes)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1918,7 +2187,12 @@ ORDER BY
   r.mrql_rank;
 -- params: [2,3,5,3,20,0,20]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (hydrate sampled ids)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1942,7 +2216,12 @@ WHERE
   e.id IN ($1, $2, $3);
 -- params: [3,1,2]
 
+COMMIT;
+-- params: []
+
 -- MrqlRepository.rows (total count)
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -1961,8 +2240,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )
@@ -2001,6 +2289,11 @@ WHERE
   );
 -- params: [2,"red"]
 
+COMMIT;
+-- params: []
+
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -2019,8 +2312,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )
@@ -2059,6 +2361,11 @@ WHERE
   );
 -- params: [2,"red"]
 
+COMMIT;
+-- params: []
+
+BEGIN;
+
 SET
   LOCAL statement_timeout = 1000;
 -- params: []
@@ -2077,8 +2384,17 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
     WHERE
       s.depth < 50
   )
@@ -2116,6 +2432,9 @@ WHERE
     )
   );
 -- params: [2,"red"]
+
+COMMIT;
+-- params: []
 
 -- MrqlRepository.plans (explain with the native plan)
 EXPLAIN (FORMAT JSON)

@@ -854,8 +854,8 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
       s.depth < 50
   )
@@ -909,8 +909,8 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
       s.depth < 50
   )
@@ -957,12 +957,12 @@ WITH RECURSIVE
     UNION
     SELECT
       g.id,
-      st.depth + 1
+      s.depth + 1
     FROM
-      groups g
-      JOIN st ON g.owner_id = st.id
+      st s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
-      st.depth < 50
+      s.depth < 50
   )
 SELECT
   (
@@ -992,12 +992,12 @@ WITH RECURSIVE
     UNION
     SELECT
       g.id,
-      st.depth + 1
+      s.depth + 1
     FROM
-      groups g
-      JOIN st ON g.owner_id = st.id
+      st s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
-      st.depth < 50
+      s.depth < 50
   )
 SELECT
   m.id,
@@ -1099,39 +1099,63 @@ LIMIT
 SELECT
   (
     SELECT
-      MIN(id)
+      id
     FROM
       resources
+    ORDER BY
+      id ASC
+    LIMIT
+      1
   ) AS resource_min,
   (
     SELECT
-      MAX(id)
+      id
     FROM
       resources
+    ORDER BY
+      id DESC
+    LIMIT
+      1
   ) AS resource_max,
   (
     SELECT
-      MIN(id)
+      id
     FROM
       notes
+    ORDER BY
+      id ASC
+    LIMIT
+      1
   ) AS note_min,
   (
     SELECT
-      MAX(id)
+      id
     FROM
       notes
+    ORDER BY
+      id DESC
+    LIMIT
+      1
   ) AS note_max,
   (
     SELECT
-      MIN(id)
+      id
     FROM
       groups
+    ORDER BY
+      id ASC
+    LIMIT
+      1
   ) AS group_min,
   (
     SELECT
-      MAX(id)
+      id
     FROM
       groups
+    ORDER BY
+      id DESC
+    LIMIT
+      1
   ) AS group_max;
 -- params: []
 
@@ -1521,12 +1545,12 @@ WITH RECURSIVE
     UNION
     SELECT
       g.id,
-      st.depth + 1
+      s.depth + 1
     FROM
-      groups g
-      JOIN st ON g.owner_id = st.id
+      st s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
-      st.depth < 50
+      s.depth < 50
   )
 SELECT
   (
@@ -1563,8 +1587,8 @@ FROM
           g.id,
           s.depth + 1
         FROM
-          groups g
-          JOIN scope_tree s ON g.owner_id = s.id
+          scope_tree s
+          JOIN groups g ON g.owner_id = s.id
         WHERE
           s.depth < 50
       )
@@ -1620,8 +1644,8 @@ FROM
           g.id,
           s.depth + 1
         FROM
-          groups g
-          JOIN scope_tree s ON g.owner_id = s.id
+          scope_tree s
+          JOIN groups g ON g.owner_id = s.id
         WHERE
           s.depth < 50
       )
@@ -1704,8 +1728,8 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
       s.depth < 50
   )
@@ -1754,8 +1778,8 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
       s.depth < 50
   )
@@ -1804,8 +1828,8 @@ WITH RECURSIVE
       g.id,
       s.depth + 1
     FROM
-      groups g
-      JOIN scope_tree s ON g.owner_id = s.id
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
     WHERE
       s.depth < 50
   )

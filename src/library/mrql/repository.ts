@@ -1,10 +1,31 @@
 // MRQL's data access: the statements the compiler built (statements.ts) run here, and the saved
 // queries' own rows live here.
-import { CompiledQuery, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { inAmbientTransaction } from '../../core/db/ambient.js';
 import type { SqlRow } from '../../core/db/dialect/index.js';
 import { Repository } from '../../core/db/repository.js';
 import type { Statement } from '../../core/db/sql-text.js';
 import type { Database, SavedMrqlQueryTable } from '../schema/database.js';
+
+/**
+ * One statement in its own transaction bounded by `bound`, in two round trips instead of
+ * Kysely's four (BEGIN, SET LOCAL, statement, COMMIT: each a round trip, together more than
+ * most MRQL statements take to run). BEGIN and SET LOCAL go as one simple-protocol message (no parameters).
+ * COMMIT of this read-only transaction is not awaited: the driver sends a connection's queries
+ * in order, so whoever takes the connection next runs after it.
+ */
+async function bounded(conn: Kysely<Database>, bound: string, query: CompiledQuery): Promise<SqlRow[]> {
+  await conn.executeQuery(CompiledQuery.raw(`BEGIN; ${bound}`));
+  let rows: SqlRow[];
+  try {
+    rows = (await conn.executeQuery<SqlRow>(query)).rows;
+  } catch (e) {
+    await conn.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+    throw e;
+  }
+  conn.executeQuery(CompiledQuery.raw('COMMIT')).catch(() => undefined);
+  return rows;
+}
 
 export type SavedRow = Selectable<SavedMrqlQueryTable>;
 
@@ -14,10 +35,13 @@ export class MrqlRepository extends Repository<Database> {
     const query = CompiledQuery.raw(st.sql, st.params);
     const bound = this.dialect.statementTimeout(timeoutMs);
     if (bound === null) return (await this.db.executeQuery<SqlRow>(query)).rows;
-    return this.db.transaction().execute(async (tx) => {
-      await tx.executeQuery(CompiledQuery.raw(bound));
-      return (await tx.executeQuery<SqlRow>(query)).rows;
-    });
+    if (this.db.isTransaction || inAmbientTransaction()) {
+      return this.db.transaction().execute(async (tx) => {
+        await tx.executeQuery(CompiledQuery.raw(bound));
+        return (await tx.executeQuery<SqlRow>(query)).rows;
+      });
+    }
+    return (this.db as Kysely<Database>).connection().execute((conn) => bounded(conn, bound, query));
   }
 
   /** The engine's plan rows of each statement (explain with nativePlan). */

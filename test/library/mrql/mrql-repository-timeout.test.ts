@@ -1,0 +1,50 @@
+// The PostgreSQL statement timeout of MRQL statements (MrqlRepository.rows): each statement runs
+// in its own short transaction bounded by SET LOCAL, sent in fewer round trips than Kysely's
+// transaction. A timed-out statement must fail with the engine's timeout code, and neither the
+// aborted transaction nor the timeout may stay on the pooled connection.
+import { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type DbHandle } from '../../../src/core/db/connect.js';
+import { MrqlRepository } from '../../../src/library/mrql/repository.js';
+import type { Database } from '../../../src/library/schema/database.js';
+import { TEST_DB } from '../../helpers/library.js';
+
+const PG_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const st = (sql: string, params: unknown[] = []) => ({ label: 'test', sql, params });
+
+describe.skipIf(TEST_DB !== 'postgres')('MRQL statements on PostgreSQL under a statement timeout', () => {
+  let handle: DbHandle<Database>;
+  let repo: MrqlRepository;
+
+  beforeAll(() => {
+    // One connection: every statement below reuses the connection the earlier ones left behind.
+    handle = connect<Database>({ kind: 'postgres', dsn: PG_URL, maxConnections: 1 });
+    repo = new MrqlRepository(handle.db, handle.dialect);
+  });
+  afterAll(() => handle.close());
+
+  it('returns the rows of a statement with bound values', async () => {
+    const rows = await repo.rows(st('SELECT CAST($1 AS integer) + 1 AS n', [41]), 5000);
+    expect(rows).toEqual([{ n: 42 }]);
+  });
+
+  it('bounds the statement by the timeout', async () => {
+    const failure = await repo.rows(st('SELECT pg_sleep(2)'), 50).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(handle.dialect.isTimeout(failure)).toBe(true);
+  });
+
+  it('leaves the connection outside any transaction and without the timeout afterwards', async () => {
+    await repo.rows(st('SELECT pg_sleep(2)'), 50).catch(() => undefined);
+    await repo.rows(st('SELECT 1 AS one'), 1234);
+    const [state] = (await handle.db.executeQuery<{ timeout: string; stale: boolean }>(
+      // Outside a transaction block now() is the statement's own start; inside one it is older.
+      CompiledQuery.raw("SELECT current_setting('statement_timeout') AS timeout, now() <> statement_timestamp() AS stale"),
+    )).rows;
+    expect(state.timeout).not.toBe('1234ms');
+    expect(state.timeout).not.toBe('50ms');
+    expect(state.stale).toBe(false);
+  });
+});
