@@ -2119,12 +2119,25 @@ WITH RECURSIVE
       s.depth < 50
   )
 SELECT
-  *
+  r.mrql_scope,
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.note_type_id,
+  e.start_date,
+  e.end_date,
+  e.share_token,
+  r.mrql_rank
 FROM
   (
     SELECT
       st.root AS mrql_scope,
-      e.*,
+      e.id AS mrql_id,
       row_number() OVER (
         PARTITION BY
           st.root
@@ -2179,6 +2192,7 @@ FROM
           $5
       ) e
   ) r
+  LEFT JOIN notes e ON e.id = r.mrql_id
 WHERE
   r.mrql_rank > $6
   AND r.mrql_rank <= $7
@@ -2186,6 +2200,129 @@ ORDER BY
   r.mrql_scope,
   r.mrql_rank;
 -- params: [2,3,5,3,20,0,20]
+
+COMMIT;
+-- params: []
+
+-- MrqlRepository.rows (one nested query under many scopes, in id order)
+BEGIN;
+
+SET
+  LOCAL statement_timeout = 1000;
+-- params: []
+
+WITH RECURSIVE
+  scope_tree (root, id, depth) AS (
+    SELECT
+      id,
+      id,
+      0
+    FROM
+      groups
+    WHERE
+      id IN ($1, $2)
+    UNION
+    SELECT
+      s.root,
+      g.id,
+      s.depth + 1
+    FROM
+      scope_tree s
+      CROSS JOIN LATERAL (
+        SELECT
+          g.id
+        FROM
+          groups g
+        WHERE
+          g.owner_id = s.id
+        OFFSET
+          0
+      ) g
+    WHERE
+      s.depth < 50
+  )
+SELECT
+  r.mrql_scope,
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.resource_category_id,
+  e.content_type,
+  e.file_size,
+  e.width,
+  e.height,
+  e.original_name,
+  e.original_location,
+  e.hash,
+  r.mrql_rank
+FROM
+  (
+    SELECT
+      st.root AS mrql_scope,
+      e.id AS mrql_id,
+      row_number() OVER (
+        PARTITION BY
+          st.root
+        ORDER BY
+          e.id
+      ) AS mrql_rank
+    FROM
+      (
+        SELECT DISTINCT
+          root,
+          id
+        FROM
+          scope_tree
+      ) st
+      CROSS JOIN LATERAL (
+        SELECT
+          e.id,
+          e.name,
+          e.description,
+          e.created_at,
+          e.updated_at,
+          e.guid,
+          e.meta,
+          e.owner_id,
+          e.resource_category_id,
+          e.content_type,
+          e.file_size,
+          e.width,
+          e.height,
+          e.original_name,
+          e.original_location,
+          e.hash
+        FROM
+          resources e
+        WHERE
+          e.owner_id = st.id
+          AND (
+            1 = 1
+            AND (
+              CASE
+                WHEN jsonb_typeof((e.meta #> '{rating}')) = 'number' THEN (e.meta #>> '{rating}')::numeric > $3
+              END
+            )
+          )
+        ORDER BY
+          e.id
+        LIMIT
+          $4
+      ) e
+  ) r
+  LEFT JOIN resources e ON e.id = r.mrql_id
+WHERE
+  r.mrql_rank > $5
+  AND r.mrql_rank <= $6
+ORDER BY
+  r.mrql_scope,
+  r.mrql_rank;
+-- params: [2,3,2,5,0,5]
 
 COMMIT;
 -- params: []

@@ -1691,7 +1691,200 @@ FROM
 -- params: [2,20,3,2,5]
 
 -- MrqlRepository.rows (one nested query under many scopes)
--- (no statement)
+WITH RECURSIVE
+  scope_tree (root, id, depth) AS (
+    SELECT
+      id,
+      id,
+      0
+    FROM
+      groups
+    WHERE
+      id IN (?, ?, ?)
+    UNION
+    SELECT
+      s.root,
+      g.id,
+      s.depth + 1
+    FROM
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
+    WHERE
+      s.depth < 50
+  )
+SELECT
+  r.mrql_scope,
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.note_type_id,
+  e.start_date,
+  e.end_date,
+  e.share_token,
+  r.mrql_rank
+FROM
+  (
+    SELECT
+      st.root AS mrql_scope,
+      e.id AS mrql_id,
+      row_number() OVER (
+        PARTITION BY
+          st.root
+        ORDER BY
+          e.created_at DESC
+      ) AS mrql_rank
+    FROM
+      (
+        SELECT DISTINCT
+          root,
+          id
+        FROM
+          scope_tree
+      ) st
+      CROSS JOIN notes e ON e.id IN (
+        SELECT
+          e.id
+        FROM
+          notes e
+        WHERE
+          e.owner_id = st.id
+          AND (
+            1 = 1
+            AND EXISTS (
+              SELECT
+                1
+              FROM
+                note_tags j1
+              WHERE
+                j1.note_id = e.id
+                AND j1.tag_id = ?
+              LIMIT
+                1
+            )
+          )
+        ORDER BY
+          e.created_at DESC
+        LIMIT
+          ?
+      )
+  ) r
+  LEFT JOIN notes e ON e.id = r.mrql_id
+WHERE
+  r.mrql_rank > ?
+  AND r.mrql_rank <= ?
+ORDER BY
+  r.mrql_scope,
+  r.mrql_rank;
+-- params: [2,3,5,3,20,0,20]
+
+-- MrqlRepository.rows (one nested query under many scopes, in id order)
+WITH RECURSIVE
+  scope_tree (root, id, depth) AS (
+    SELECT
+      id,
+      id,
+      0
+    FROM
+      groups
+    WHERE
+      id IN (?, ?)
+    UNION
+    SELECT
+      s.root,
+      g.id,
+      s.depth + 1
+    FROM
+      scope_tree s
+      JOIN groups g ON g.owner_id = s.id
+    WHERE
+      s.depth < 50
+  )
+SELECT
+  r.mrql_scope,
+  e.id,
+  e.name,
+  e.description,
+  e.created_at,
+  e.updated_at,
+  e.guid,
+  e.meta,
+  e.owner_id,
+  e.resource_category_id,
+  e.content_type,
+  e.file_size,
+  e.width,
+  e.height,
+  e.original_name,
+  e.original_location,
+  e.hash,
+  r.mrql_rank
+FROM
+  (
+    SELECT
+      st.root AS mrql_scope,
+      e.id AS mrql_id,
+      row_number() OVER (
+        PARTITION BY
+          st.root
+        ORDER BY
+          e.id
+      ) AS mrql_rank
+    FROM
+      (
+        SELECT DISTINCT
+          root,
+          id
+        FROM
+          scope_tree
+      ) st
+      CROSS JOIN resources e ON e.owner_id = st.id
+      AND (
+        1 = 1
+        AND (
+          CASE
+            WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
+          END
+        )
+      )
+      AND e.id <= COALESCE(
+        (
+          SELECT
+            e.id
+          FROM
+            resources e
+          WHERE
+            e.owner_id = st.id
+            AND (
+              1 = 1
+              AND (
+                CASE
+                  WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
+                END
+              )
+            )
+          ORDER BY
+            e.id
+          LIMIT
+            1
+          OFFSET
+            ?
+        ),
+        9223372036854775807
+      )
+  ) r
+  LEFT JOIN resources e ON e.id = r.mrql_id
+WHERE
+  r.mrql_rank > ?
+  AND r.mrql_rank <= ?
+ORDER BY
+  r.mrql_scope,
+  r.mrql_rank;
+-- params: [2,3,2,2,4,0,5]
 
 -- MrqlRepository.rows (hydrate sampled ids)
 SELECT

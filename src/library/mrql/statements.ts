@@ -184,13 +184,12 @@ export function flatBatch(ps: Prepared[], entity: Entity, env: Env): Statement {
 
 /**
  * One flat query run under many small scopes at once (the same nested `[mrql]` on every card of
- * a list), where the engine fetches a subtree group by group (`planner.lateralSmallSubtree`):
- * one recursive walk from all the roots, each subtree group's top rows through the owner
- * index, then each root's top rows; `mrql_scope` names the root. Null when the query's plan is
- * not the group-by-group one.
+ * a list): one recursive walk from all the roots, each subtree group's top rows through the
+ * owner index (`dialect.groupTopRows`), then each root's top rows; `mrql_scope` names the root.
+ * Null when the query's order needs a join.
  */
 export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: Env): Statement | null {
-  if (!env.dialect.planner.lateralSmallSubtree || roots.length === 0) return null;
+  if (roots.length === 0) return null;
   const tx = newTx(entity, env);
   if (entity === 'resource' && conjuncts(p.q.where).some((c) => c.k === 'similar')) return null;
   const order = orderParts(tx, p, entity, p.q.orderBy);
@@ -202,11 +201,17 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
   const cte =
     `WITH RECURSIVE scope_tree(root, id, depth) AS (SELECT id, id, 0 FROM groups WHERE id IN (${roots.map((r) => tx.b.p(r)).join(', ')}) ` +
     `UNION SELECT s.root, g.id, s.depth + 1 FROM scope_tree s ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = s.id')} WHERE s.depth < 50) `;
-  const inner = `SELECT ${selectList(entity)} FROM ${TABLE[entity]} e WHERE e.${col} = st.id${whereText} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(n)}`;
+  const top = env.dialect.groupTopRows({ table: TABLE[entity], cols: selectList(entity), on: `e.${col} = st.id${whereText}`, order: terms, limit: tx.b.p(n), kth: tx.b.p(n - 1) });
+  // Ranked by id only, so the window sorts narrow rows; only each root's page is then read
+  // whole. LEFT JOIN keeps SQLite from scanning the table for that join (every id is there).
   const ranked =
-    `SELECT st.root AS mrql_scope, e.*, row_number() OVER (PARTITION BY st.root ORDER BY ${terms.join(', ')}) AS mrql_rank ` +
-    `FROM (SELECT DISTINCT root, id FROM scope_tree) st CROSS JOIN LATERAL (${inner}) e`;
-  return tx.b.finish(`${entity} scopes`, `${cte}SELECT * FROM (${ranked}) r WHERE r.mrql_rank > ${tx.b.p(p.offset)} AND r.mrql_rank <= ${tx.b.p(n)} ORDER BY r.mrql_scope, r.mrql_rank`);
+    `SELECT st.root AS mrql_scope, e.id AS mrql_id, row_number() OVER (PARTITION BY st.root ORDER BY ${terms.join(', ')}) AS mrql_rank ` +
+    `FROM (SELECT DISTINCT root, id FROM scope_tree) st ${top}`;
+  return tx.b.finish(
+    `${entity} scopes`,
+    `${cte}SELECT r.mrql_scope, ${selectList(entity)}, r.mrql_rank FROM (${ranked}) r LEFT JOIN ${TABLE[entity]} e ON e.id = r.mrql_id ` +
+      `WHERE r.mrql_rank > ${tx.b.p(p.offset)} AND r.mrql_rank <= ${tx.b.p(n)} ORDER BY r.mrql_scope, r.mrql_rank`,
+  );
 }
 
 function flatText(tx: Tx, p: Prepared, entity: Entity, limit: number, offset: number, cols?: string): string {

@@ -4,6 +4,7 @@ import type { EntityObject } from '../mrql/entities.js';
 import { MrqlError } from '../mrql/errors.js';
 import type { Entity } from '../mrql/fields.js';
 import { lex } from '../mrql/lexer.js';
+import { LruMap } from '../../core/lru.js';
 import { carrierIdOf, Lookups, type EntityContext } from './context.js';
 import { esc, formatValue } from './format.js';
 import { parseShortcodes, splitAt, type CodeNode, type Node } from './parse.js';
@@ -19,9 +20,18 @@ const int = (v: string | undefined, fallback: number) => {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 };
 
+// A card's nested query is the same text on every card of a list (and is looked at twice per
+// card: when the list prefetches and when the card renders), so the answer is kept by text.
+const scopeClauses = new LruMap<string, boolean>(256);
+
 /** Whether the query text has a top-level SCOPE clause (found by lexing). */
 function hasScope(text: string): boolean {
-  return lex(text).some((t) => t.type === 'KEYWORD' && t.value === 'SCOPE');
+  let has = scopeClauses.get(text);
+  if (has === undefined) {
+    has = lex(text).some((t) => t.type === 'KEYWORD' && t.value === 'SCOPE');
+    scopeClauses.set(text, has);
+  }
+  return has;
 }
 
 /** `SCOPE <id>` spliced before the first top-level GROUP BY/HAVING/ORDER BY/LIMIT/OFFSET (§19.1). */
@@ -90,8 +100,8 @@ function defaultCard(type: Entity, e: EntityObject): string {
 }
 
 async function renderItems(list: { type: Entity; entity: EntityObject }[], format: string, body: Node[] | null, s: Scope): Promise<string> {
-  await prepareBatch(s.state, list);
   if (body) {
+    await prepareBatch(s.state, list);
     let out = '';
     for (const { type, entity } of list) out += await s.state.render(body, { ...s, ctx: contextOf(s.state, type, entity), each: undefined });
     return out;
@@ -105,6 +115,8 @@ async function renderItems(list: { type: Entity; entity: EntityObject }[], forma
     return `<ul class="mrql-list">${list.map(({ type, entity }) => `<li>${link(type, entity)}${entity.Description ? ` <span class="mrql-description">${esc(String(entity.Description))}</span>` : ''}</li>`).join('')}</ul>`;
   }
   if (format === 'compact') return `<span class="mrql-compact">${list.map(({ type, entity }) => link(type, entity)).join(', ')}</span>`;
+  // Only templates and cards read carriers and group chains; the fixed formats above do not.
+  await prepareBatch(s.state, list);
   await prefetchCards(s.state, list, s.depth);
   let out = '<div class="mrql-cards">';
   for (const { type, entity } of list) out += (await customCard(s.state, type, entity, s.depth)) ?? defaultCard(type, entity);

@@ -125,6 +125,23 @@ describe('nested [mrql] of a card list in one statement (§23.3 nested-mrql)', (
     expect(list).toContain('<section>Alpha: <div class="mrql-results"><span class="mrql-compact"><a href="/resource?id=1">sunrise.jpg</a></span></div>');
   });
 
+  it('batches any order and direction per group, as each card alone renders it', async () => {
+    // By name (the group-by-group top ids as a list) and by id descending (a range of the
+    // owner index bounded by the group's k-th id), with a filter and a limit.
+    const card = `<section>[mrql query='type = resource AND id > 0 ORDER BY name DESC' format="compact" limit="2"] / [mrql query='type = note ORDER BY id DESC' format="compact" limit="2"]</section>`;
+    await api('POST', '/v1/category', { ID: 7, Name: 'cat7', CustomMRQLResult: card });
+    await api('POST', '/v1/category', { ID: 8, Name: 'cat8', CustomMRQLResult: card });
+    const sc = t.mrql.shortcodes;
+    const before = engine.statementsRun;
+    const list = await sc.render(`[mrql query='type = group AND category IN (7, 8) ORDER BY id' scope="global"]`, { type: 'group', entity: { ID: 4, Meta: {} } }, sc.state());
+    expect(engine.statementsRun - before).toBe(3);
+    const groups = ((await engine.execute('type = group AND category IN (7, 8) ORDER BY id')) as FlatResult).groups;
+    let cards = '';
+    for (const g of groups) cards += await sc.render(card, { type: 'group', entity: g }, sc.state());
+    expect(list).toBe(`<div class="mrql-results"><div class="mrql-cards">${cards}</div></div>`);
+    expect(list).toContain('<section><div class="mrql-results"><span class="mrql-compact"><a href="/resource?id=2">sunset.png</a>, <a href="/resource?id=1">sunrise.jpg</a></span></div> / ');
+  });
+
   it('a nested query that fails renders its error on its card only', async () => {
     const card = `<section>[property path="Name"] [mrql query='type = resource AND meta.rating > 1 ORDER BY id' format="compact"]</section>`;
     await api('POST', '/v1/category', { ID: 7, Name: 'cat7', CustomMRQLResult: card });

@@ -92,6 +92,14 @@ export default [
           if (st) await engine.run(st, { statements: 0, rows: 0 });
         },
       ],
+      [
+        'rows (one nested query under many scopes, in id order)',
+        async () => {
+          const p = await engine.prepare('type = resource AND meta.rating > 2', { contextScope: 2, limit: 5 }, { statements: 0, rows: 0 });
+          const st = statements.flatScopes(p, [2, 3], 'resource', engine.env(NOW, p));
+          if (st) await engine.run(st, { statements: 0, rows: 0 });
+        },
+      ],
       ['rows (hydrate sampled ids)', async () => engine.run(statements.hydrate(engine.dialect, 'note', [3, 1, 2]), { statements: 0, rows: 0 })],
       ['rows (total count)', () => engine.countTotal('tags = "red"', { contextScope: 2 })],
       ['plans (explain with the native plan)', () => engine.explain('type = resource AND meta.rating > 2 ORDER BY created DESC LIMIT 5', {}, true)],

@@ -121,6 +121,7 @@ export const postgresDialect: Dialect = {
   // groups took 35–99 ms for 20 chains. OFFSET 0 keeps the LATERAL subquery from being flattened
   // into that join, so each work-table row is one index probe (1 ms).
   probeJoin: (table, alias, cols, on) => `CROSS JOIN LATERAL (SELECT ${cols} FROM ${table} ${alias} WHERE ${on} OFFSET 0) ${alias}`,
+  groupTopRows: ({ table, cols, on, order, limit }) => `CROSS JOIN LATERAL (SELECT ${cols} FROM ${table} e WHERE ${on} ORDER BY ${order.join(', ')} LIMIT ${limit}) e`,
   // Large: an array the planner sizes, so it walks the list order or uses the owner index by
   // cost (filters included); small: the semi-join it plans for a few groups.
   subtreeMember: (expr, set, plan) => (plan.large ? `${expr} = ANY (ARRAY(${set}))` : `${expr} IN (${set})`),

@@ -165,6 +165,18 @@ export const sqliteDialect: Dialect = {
   memberOf: (expr, set, large) => `${large ? '+' : ''}${expr} IN (${set})`,
   // SQLite probes the index for a join on an indexed column already.
   probeJoin: (table, alias, _cols, on) => `JOIN ${table} ${alias} ON ${on}`,
+  groupTopRows: ({ table, on, order, limit, kth }) => {
+    // No LATERAL. In id order the group's k-th id bounds a range scan of the owner index (no
+    // row is read); in any other order the group's top ids are a correlated IN list, re-run
+    // for each walk row and read by rowid. CROSS JOIN keeps the walk the outer loop.
+    const byId = order.length === 1 && /^e\.id( DESC)?$/.test(order[0]);
+    if (byId) {
+      const desc = order[0].endsWith(' DESC');
+      const kthId = `(SELECT e.id FROM ${table} e WHERE ${on} ORDER BY ${order[0]} LIMIT 1 OFFSET ${kth})`;
+      return `CROSS JOIN ${table} e ON ${on} AND e.id ${desc ? '>=' : '<='} COALESCE(${kthId}, ${desc ? '-9223372036854775808' : '9223372036854775807'})`;
+    }
+    return `CROSS JOIN ${table} e ON e.id IN (SELECT e.id FROM ${table} e WHERE ${on} ORDER BY ${order.join(', ')} LIMIT ${limit})`;
+  },
   // Large and unfiltered: walk the list order (the unary + hides the owner index); otherwise
   // collect the subtree's rows through the owner index and sort them.
   subtreeMember: (expr, set, plan) => `${plan.large && !plan.narrowed ? '+' : ''}${expr} IN (${set})`,

@@ -189,6 +189,13 @@ export interface Dialect {
    */
   probeJoin(table: string, alias: string, cols: string, on: string): string;
   /**
+   * Joins to each row of a walk's `st` the first rows of `table` (as `e`, columns `cols`) that
+   * match `on` (correlated with `st`) in the order `order`: `limit` rows (a bound value), `kth`
+   * being `limit - 1`. The top rows of one subtree group through the owner index, group by
+   * group, instead of sorting the whole subtree's rows.
+   */
+  groupTopRows(q: { table: string; cols: string; on: string; order: string[]; limit: string; kth: string }): string;
+  /**
    * Membership of a list page's rows in a group-limited principal's subtree (companion
    * §10.10), shaped for what the list knows: whether the subtree is a large share of the
    * groups, and whether other filters narrow the rows (then a walk in list order may read the
