@@ -328,7 +328,8 @@ describe('positions', () => {
     // The description still mirrors whichever text block is first.
     const first = (await order(n))[0].content.text;
     expect((await lib.json<{ Description: string }>('GET', `/v1/note?id=${n}`)).body.Description).toBe(first);
-  });
+    // 1,000 sequential requests: a guard against a hang, not a timing (30 s ran out under load).
+  }, 120_000);
 });
 
 describe('positions clients of the reference send (issue 12, defect 8)', () => {
