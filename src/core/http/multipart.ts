@@ -57,6 +57,12 @@ export interface FilePart {
 export type Part = FieldPart | FilePart;
 
 const DEFAULT_PARTS = 1000;
+/**
+ * What a file part's stream buffers on each side: one socket read. The reader (a file write)
+ * batches on its own side; slack here only multiplies a concurrent burst's memory (eight uploads
+ * at once held 30–60 MiB of socket chunks with 1 MiB here and in the staging tap, bench/README.md).
+ */
+const PART_BUFFER_BYTES = 64 * 1024;
 const marked = new WeakMap<FastifyRequest, { fieldSize: number }>();
 
 const bodyTooLarge = () => new HttpError(413, 'request body too large');
@@ -150,7 +156,7 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
     });
     bb.on('file', (name: string, source: BusboyFileStream, filename: string | undefined, _encoding: string, mimetype: string) => {
       if (failure) return void source.resume();
-      const stream = new PassThrough({ highWaterMark: 1 << 20 });
+      const stream = new PassThrough({ highWaterMark: PART_BUFFER_BYTES });
       // Whoever reads the stream sees its error; one nobody reads must not crash the process.
       stream.on('error', () => undefined);
       source.on('limit', () => fail(tooLarge()));

@@ -79,7 +79,9 @@ export class FileStore {
     let headSize = 0;
     let size = 0;
     const tap = new Transform({
-      highWaterMark: 1 << 20,
+      // One socket read per side: the file stream below is the one buffer (its writes batch what
+      // arrives while one is in flight); more slack here is only memory per concurrent upload.
+      highWaterMark: 64 * 1024,
       transform(chunk: Buffer, _enc, done) {
         hash.update(chunk);
         size += chunk.length;
