@@ -35,7 +35,7 @@ import { TagServers } from './serve/manager.js';
 import { ServeRepository } from './serve/repository.js';
 import { registerServeRoutes } from './serve/routes.js';
 import { registerStatusRoute, type ListenerInfo } from './status/routes.js';
-import { readSetting } from './settings/repository.js';
+import { SettingsRepository } from './settings/repository.js';
 import { openStore } from './store.js';
 import { registerTagRoutes } from './tags/routes.js';
 import { TagService } from './tags/service.js';
@@ -173,7 +173,7 @@ export async function startClips(config: ClipConfig, options: StartOptions = {})
   cleanup.start();
   await watcher.start();
   await plugins.startAll(true);
-  const stopUpdateChecks = plugins.startUpdateChecks(await readSetting(ctx.db, 'plugin_update_interval'));
+  const stopUpdateChecks = plugins.startUpdateChecks(await new SettingsRepository(ctx.db).get('plugin_update_interval'));
 
   const app = await createHttpServer({
     headers: CORS_HEADERS,

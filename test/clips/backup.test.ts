@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureF, ids, multipart, png, startTestClips, type ClipJson, type FixtureF, type Reply, type TestClips } from './helper.js';
+import { install } from './plugins/helper.js';
 import { rawZip, readZip, type RawEntry } from './zip.js';
 
 const HELLO = 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9';
@@ -349,22 +350,25 @@ describe('POST /backup/restore', () => {
     const a = await startTestClips();
     const b = await startTestClips();
     try {
-      // Fixture injection: plugins and secret settings have no endpoints yet.
-      a.svc.ctx.sqlite.exec(`INSERT INTO plugins (id, filename, name, version, created_at, updated_at) VALUES (1, 'hello.lua', 'Hello', '1.0.0', 'now', 'now');
-        INSERT INTO plugin_storage (plugin_id, key, value) VALUES (1, 'count', '3');
-        INSERT INTO plugin_permissions (plugin_id, permission_type, path, granted_at) VALUES (1, 'fs_read', '/srv', 'now');
+      const source = 'Plugin = { name = "Hello", version = "1.0.0" }\n';
+      const plugin = await install(a, 'hello.lua', source);
+      expect((await a.req(a.admin, 'PUT', `/plugins/${plugin.id}/storage/count`, { value: '3' })).status).toBe(204);
+      // Written directly: grants and service settings have no endpoint (grants come from the
+      // plugin permission flow, settings from the service's own code), and secret settings are
+      // exactly what the backup must leave out.
+      a.svc.ctx.sqlite.exec(`INSERT INTO plugin_permissions (plugin_id, permission_type, path, granted_at) VALUES (${plugin.id}, 'fs_read', '/srv', 'now');
         INSERT INTO settings (key, value) VALUES ('smtp_password', 'hunter2'), ('theme', 'dark');`);
-      mkdirSync(join(a.dataDir, 'plugins'), { recursive: true });
-      writeFileSync(join(a.dataDir, 'plugins', 'hello.lua'), 'Plugin = { name = "Hello" }\n');
+      // A file in the plugin folder no plugin row names (left by hand): not carried.
       writeFileSync(join(a.dataDir, 'plugins', 'stray.lua'), '-- not installed\n');
       const backup = (await getBackup(a, a.admin)).bytes;
       const entries = await readZip(backup);
-      expect(entries.get('plugins/hello.lua')?.toString()).toBe('Plugin = { name = "Hello" }\n');
+      expect(entries.get('plugins/hello.lua')?.toString()).toBe(source);
       expect(entries.has('plugins/stray.lua')).toBe(false);
       const manifest = JSON.parse(entries.get('manifest.json')!.toString());
       expect(manifest).toMatchObject({ summary: { plugins: 1 }, excluded: ['smtp_password'] });
       expect(entries.get('database.sql')!.toString()).not.toContain('hunter2');
 
+      // The target's own secret (written directly, as above): a restore must keep it.
       b.svc.ctx.sqlite.exec(`INSERT INTO settings (key, value) VALUES ('smtp_password', 'kept locally')`);
       mkdirSync(join(b.dataDir, 'plugins'), { recursive: true });
       writeFileSync(join(b.dataDir, 'plugins', 'old.lua'), '-- replaced by the restore\n');
@@ -372,7 +376,7 @@ describe('POST /backup/restore', () => {
       expect(readdirSync(join(b.dataDir, 'plugins'))).toEqual(['hello.lua']);
       const after = dump(b.dataDir);
       expect(after.plugins).toEqual(dump(a.dataDir).plugins);
-      expect(after.plugin_storage).toEqual([{ plugin_id: 1, key: 'count', value: '3' }]);
+      expect(after.plugin_storage).toEqual([{ plugin_id: plugin.id, key: 'count', value: '3' }]);
       expect(after.plugin_permissions).toMatchObject([{ path: '/srv', pending_reconfirm: 1 }]);
       expect(after.settings).toEqual(expect.arrayContaining([{ key: 'theme', value: 'dark' }, { key: 'smtp_password', value: 'kept locally' }]));
     } finally {

@@ -7,7 +7,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyCommand } from '../../src/clips/keys/cli.js';
 import { keyCreate, peakRss, startProcess, streamUpload } from './process.js';
@@ -43,13 +42,6 @@ describe('stacks clips', { timeout: 180_000 }, () => {
     expect(made.stderr).toContain('admin key 1');
     expect(readFileSync(join(dir, 'clips.db')).includes(Buffer.from(key))).toBe(false);
 
-    // --scope names a tag (made here straight in the database, as an earlier session would have).
-    const db = new Database(join(dir, 'clips.db'));
-    db.prepare("INSERT INTO tags (name, color, created_at) VALUES ('work', '#78716C', 'x'), ('work/client1', '#78716C', 'x')").run();
-    db.close();
-    const lines: string[] = [];
-    await keyCommand(['create', '--data-dir', dir, '--name', 'S', '--role', 'editor', '--scope', 'work/client1'], (l) => lines.push(l));
-    const scoped = lines[0];
     await expect(keyCommand(['create', '--data-dir', dir, '--role', 'admin'])).rejects.toThrow('--name is required');
     await expect(keyCommand(['create', '--data-dir', dir, '--name', 'x', '--role', 'owner'])).rejects.toThrow('-role');
     await expect(keyCommand(['create', '--data-dir', dir, '--name', 'x', '--scope', 'nowhere'])).rejects.toThrow('--scope');
@@ -60,11 +52,17 @@ describe('stacks clips', { timeout: 180_000 }, () => {
     const first = await startProcess([], { CLIP_API_PORT: String(port), CLIP_DATA_DIR: dir });
     expect(first.url).toBe(`http://127.0.0.1:${port}`);
     expect((await api(first.url, '/status')).body).toEqual({ running: true, port, bind_all: false, url: `http://127.0.0.1:${port}`, request_count: 0 });
-    expect((await api(first.url, '/tags', scoped)).body).toEqual([{ id: 2, name: 'work/client1', color: '#78716C', count: 0 }]);
+    const json = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    expect((await api(first.url, '/tags', key, json({ name: 'work/client1' }))).status).toBe(201);
     const form = new FormData();
     form.append('file', new Blob(['kept across restarts'], { type: 'text/plain' }), 'kept.txt');
     expect((await api(first.url, '/clips', key, { method: 'POST', body: form })).status).toBe(201);
     expect(await first.stop('SIGINT')).toBe(0);
+
+    // --scope names a tag the stopped service made.
+    const lines: string[] = [];
+    await keyCommand(['create', '--data-dir', dir, '--name', 'S', '--role', 'editor', '--scope', 'work/client1'], (l) => lines.push(l));
+    const scoped = lines[0];
 
     // Restarted with flags on every interface: data kept, no key added, no bootstrap file.
     const svc = await startProcess(['--port', '0', '--network', '--data-dir', dir]);
@@ -73,6 +71,7 @@ describe('stacks clips', { timeout: 180_000 }, () => {
       expect(status).toMatchObject({ bind_all: true, url: `http://127.0.0.1:${status.port}` });
       expect(((await api(svc.url, '/clips', key)).body as { clips: { filename: string }[] }).clips.map((c) => c.filename)).toEqual(['kept.txt']);
       expect(((await api(svc.url, '/keys', key)).body as unknown[]).length).toBe(2);
+      expect((await api(svc.url, '/tags', scoped)).body).toEqual([{ id: 2, name: 'work/client1', color: '#78716C', count: 0 }]);
       expect(existsSync(join(dir, 'bootstrap_admin_key'))).toBe(false);
       expect(statSync(join(dir, 'blobs', 'sha256')).isDirectory()).toBe(true);
 

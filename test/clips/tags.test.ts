@@ -1,5 +1,8 @@
 // Tags and clip–tag links: hierarchy, colours, exclusivity, rename, delete, children, tag clips
 // (§15.10, §15.12, §4). Tests that reshape fixture F's tags get a service of their own.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureF, startTestClips, type ClipJson, type FixtureF, type TestClips } from './helper.js';
 
@@ -240,10 +243,15 @@ describe('deleting tags', () => {
 
   it('clears the tag from watch folders that auto-apply it', async () => {
     await withFresh(async (t, f) => {
-      await t.svc.ctx.db.insertInto('watched_folders').values({ path: '/tmp/w1', filter_mode: 'all', filter_presets: '[]', filter_regex: '', process_existing: 0, auto_archive: 0, auto_tag_id: 4, is_paused: 0, created_at: 'x' }).execute();
-      await t.req(f.KA, 'DELETE', '/tags/4');
-      const row = await t.svc.ctx.db.selectFrom('watched_folders').select('auto_tag_id').executeTakeFirstOrThrow();
-      expect(row.auto_tag_id).toBeNull();
+      const dir = mkdtempSync(join(tmpdir(), 'stacks-tags-watch-'));
+      try {
+        const folder = await t.req<{ id: number; auto_tag_id: number | null }>(f.KA, 'POST', '/watch', { path: dir, auto_tag_id: 4 });
+        expect(folder).toMatchObject({ status: 201, body: { auto_tag_id: 4 } });
+        await t.req(f.KA, 'DELETE', '/tags/4');
+        expect((await t.req<{ auto_tag_id: number | null }>(f.KA, 'GET', `/watch/${folder.body.id}`)).body.auto_tag_id).toBeNull();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

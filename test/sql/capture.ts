@@ -14,6 +14,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
 import { format } from 'sql-formatter';
 import type { DbKind } from '../../src/core/db/connect.js';
 import { sqlitePlugins } from '../../src/core/db/connect.js';
@@ -50,9 +51,46 @@ class RecordingDriver implements Driver {
   async destroy() {}
 }
 
+/** The rows a recording better-sqlite3 connection answers a statement with. */
+export type NativeAnswers = (sql: string) => unknown[];
+
+/**
+ * A stand-in for a better-sqlite3 connection (the clip backup's synchronous statements): it
+ * records every statement into `out`, as the Kysely driver does, and answers from `answers`.
+ */
+function nativeConnection(out: Captured[], answers: NativeAnswers): BetterSqlite3.Database {
+  const record = (sql: string, params: unknown[]) => {
+    out.push({ sql, params });
+    return answers(sql);
+  };
+  const statement = (sql: string) => {
+    const st = {
+      run: (...params: unknown[]) => (record(sql, params), { changes: 0, lastInsertRowid: 0 }),
+      get: (...params: unknown[]) => record(sql, params)[0],
+      all: (...params: unknown[]) => record(sql, params),
+      iterate: (...params: unknown[]) => record(sql, params)[Symbol.iterator](),
+      pluck: () => st,
+      raw: () => st,
+      safeIntegers: () => st,
+    };
+    return st;
+  };
+  const db = {
+    open: true,
+    inTransaction: false,
+    prepare: statement,
+    exec: (sql: string) => (record(sql, []), db),
+    pragma: (text: string) => record(`PRAGMA ${text}`, []),
+    close: () => undefined,
+  };
+  return db as unknown as BetterSqlite3.Database;
+}
+
 export interface Recorder {
   db: Kysely<never>;
   dialect: Dialect;
+  /** A recording better-sqlite3 connection, answering nothing unless told. */
+  native(answers?: NativeAnswers): BetterSqlite3.Database;
   take(): Captured[];
 }
 
@@ -68,7 +106,7 @@ export function recorder(kind: DbKind): Recorder {
     },
     plugins: sqlite ? sqlitePlugins() : [],
   });
-  return { db, dialect: dialectFor(kind), take: () => out.splice(0, out.length) };
+  return { db, dialect: dialectFor(kind), native: (answers = () => []) => nativeConnection(out, answers), take: () => out.splice(0, out.length) };
 }
 
 /** One representative call: `label` starts with the method's name ("list", "list (by tag)"). */
@@ -76,7 +114,7 @@ export type SqlCase<R> = [label: string, run: (repo: R) => Promise<unknown>];
 
 export interface SqlCaseSet<R = unknown> {
   repository: abstract new (...args: never[]) => R;
-  build: (db: Kysely<never>, dialect: Dialect) => R;
+  build: (db: Kysely<never>, dialect: Dialect, native: Recorder['native']) => R;
   cases: SqlCase<R>[];
 }
 

@@ -40,11 +40,15 @@ function summaryOf(db: Database.Database, schema = 'main'): BackupSummary {
 
 /** A consistent read of the live database on a connection of its own (WAL: writers go on). */
 export class Snapshot {
-  private readonly db: Database.Database;
+  /** A snapshot of the database file on a read-only connection of its own. */
+  static open(file: string): Snapshot {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 10000');
+    return new Snapshot(db);
+  }
 
-  constructor(file: string) {
-    this.db = new Database(file, { readonly: true, fileMustExist: true });
-    this.db.pragma('busy_timeout = 10000');
+  /** Over an open connection (the SQL snapshot test passes a recording one). */
+  constructor(private readonly db: Database.Database) {
     this.db.exec('BEGIN');
     // The first read fixes the snapshot that every later read of this transaction sees.
     this.db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
@@ -99,7 +103,11 @@ export class StagingDb {
   private readonly inserts = new Map<string, Database.Statement>();
   private readonly known = new Map<string, Set<string>>();
 
-  private constructor(readonly path: string, private readonly db: Database.Database) {}
+  /** Over an open connection to the staging file; `create` makes both. */
+  constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+  ) {}
 
   static async create(path: string): Promise<StagingDb> {
     const handle = connect({ kind: 'sqlite', dsn: path });
@@ -185,55 +193,61 @@ interface ScopedKey {
   tag_name: string | null;
 }
 
-/**
- * Replaces every backed-up table of the live database with the staged rows in one transaction
- * (companion §10.2 apply step 3). Foreign keys are switched off before BEGIN — clearing `tags`
- * would otherwise null and revoke every scoped key — and checked before COMMIT. Keys whose
- * scope tag vanished or now names another tag are revoked. Runs synchronously on the live
- * connection: the caller holds the connection so nothing else interleaves. Any failure rolls
- * back and rethrows, leaving the live rows as they were.
- */
-export function swapInStaged(live: Database.Database, stagingPath: string, revokedAt: string): void {
-  live.prepare('ATTACH DATABASE ? AS restore').run(stagingPath);
-  live.pragma('foreign_keys = OFF');
-  try {
-    live.exec('BEGIN IMMEDIATE');
+/** The restore's one write to the live database, on its synchronous connection. */
+export class LiveRestore {
+  constructor(private readonly live: Database.Database) {}
+
+  /**
+   * Replaces every backed-up table of the live database with the staged rows in one transaction
+   * (companion §10.2 apply step 3). Foreign keys are switched off before BEGIN — clearing `tags`
+   * would otherwise null and revoke every scoped key — and checked before COMMIT. Keys whose
+   * scope tag vanished or now names another tag are revoked. Runs synchronously: the caller
+   * holds the connection so nothing else interleaves. Any failure rolls back and rethrows,
+   * leaving the live rows as they were.
+   */
+  swapInStaged(stagingPath: string, revokedAt: string): void {
+    const live = this.live;
+    live.prepare('ATTACH DATABASE ? AS restore').run(stagingPath);
+    live.pragma('foreign_keys = OFF');
     try {
-      const scoped = live
-        .prepare('SELECT k.id, k.scoped_tag_id, t.name AS tag_name FROM api_keys k LEFT JOIN tags t ON t.id = k.scoped_tag_id WHERE k.scoped_tag_id IS NOT NULL')
-        .all() as ScopedKey[];
-      // Secrets were never exported; the live ones stay unless the backup brings its own.
-      const keptSecrets = (live.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]).filter((s) => isSensitiveSetting(s.key));
+      live.exec('BEGIN IMMEDIATE');
+      try {
+        const scoped = live
+          .prepare('SELECT k.id, k.scoped_tag_id, t.name AS tag_name FROM api_keys k LEFT JOIN tags t ON t.id = k.scoped_tag_id WHERE k.scoped_tag_id IS NOT NULL')
+          .all() as ScopedKey[];
+        // Secrets were never exported; the live ones stay unless the backup brings its own.
+        const keptSecrets = (live.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]).filter((s) => isSensitiveSetting(s.key));
 
-      for (const table of [...BACKUP_TABLES].reverse()) live.exec(`DELETE FROM main.${quote(table)}`);
-      for (const table of BACKUP_TABLES) {
-        const columns = tableColumns(live, table, 'restore')
-          .filter((c) => tableColumns(live, table).includes(c))
-          .map(quote)
-          .join(', ');
-        live.exec(`INSERT INTO main.${quote(table)} (${columns}) SELECT ${columns} FROM restore.${quote(table)}`);
-      }
-      live.exec('UPDATE plugin_permissions SET pending_reconfirm = 1');
-      live.exec('UPDATE watched_folders SET is_paused = 1');
-      live.exec("INSERT OR IGNORE INTO settings (key, value) VALUES ('global_watch_paused', 'false')");
-      const keep = live.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)');
-      for (const s of keptSecrets) keep.run(s.key, s.value);
+        for (const table of [...BACKUP_TABLES].reverse()) live.exec(`DELETE FROM main.${quote(table)}`);
+        for (const table of BACKUP_TABLES) {
+          const columns = tableColumns(live, table, 'restore')
+            .filter((c) => tableColumns(live, table).includes(c))
+            .map(quote)
+            .join(', ');
+          live.exec(`INSERT INTO main.${quote(table)} (${columns}) SELECT ${columns} FROM restore.${quote(table)}`);
+        }
+        live.exec('UPDATE plugin_permissions SET pending_reconfirm = 1');
+        live.exec('UPDATE watched_folders SET is_paused = 1');
+        live.exec("INSERT OR IGNORE INTO settings (key, value) VALUES ('global_watch_paused', 'false')");
+        const keep = live.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)');
+        for (const s of keptSecrets) keep.run(s.key, s.value);
 
-      const nameOf = live.prepare('SELECT name FROM tags WHERE id = ?').pluck();
-      const revoke = live.prepare('UPDATE api_keys SET is_revoked = 1, revoked_at = COALESCE(revoked_at, ?), scoped_tag_id = NULL WHERE id = ?');
-      for (const key of scoped) {
-        const now = nameOf.get(key.scoped_tag_id) as string | undefined;
-        if (now === undefined || now !== key.tag_name) revoke.run(revokedAt, key.id);
+        const nameOf = live.prepare('SELECT name FROM tags WHERE id = ?').pluck();
+        const revoke = live.prepare('UPDATE api_keys SET is_revoked = 1, revoked_at = COALESCE(revoked_at, ?), scoped_tag_id = NULL WHERE id = ?');
+        for (const key of scoped) {
+          const now = nameOf.get(key.scoped_tag_id) as string | undefined;
+          if (now === undefined || now !== key.tag_name) revoke.run(revokedAt, key.id);
+        }
+        const dangling = live.prepare('PRAGMA main.foreign_key_check').all();
+        if (dangling.length > 0) throw new Error(`restored rows break ${dangling.length} foreign keys`);
+        live.exec('COMMIT');
+      } catch (e) {
+        if (live.inTransaction) live.exec('ROLLBACK');
+        throw e;
       }
-      const dangling = live.prepare('PRAGMA main.foreign_key_check').all();
-      if (dangling.length > 0) throw new Error(`restored rows break ${dangling.length} foreign keys`);
-      live.exec('COMMIT');
-    } catch (e) {
-      if (live.inTransaction) live.exec('ROLLBACK');
-      throw e;
+    } finally {
+      live.pragma('foreign_keys = ON');
+      live.exec('DETACH DATABASE restore');
     }
-  } finally {
-    live.pragma('foreign_keys = ON');
-    live.exec('DETACH DATABASE restore');
   }
 }

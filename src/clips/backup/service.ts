@@ -14,7 +14,7 @@ import { keyStamp } from '../clock.js';
 import type { ClipService } from '../clips/service.js';
 import type { ClipContext } from '../context.js';
 import { prepareRestore } from './prepare.js';
-import { swapInStaged } from './repository.js';
+import { LiveRestore } from './repository.js';
 import { buildBackup, type BuiltBackup } from './writer.js';
 
 /** A feature that holds on to the store and must let go while a restore swaps it. */
@@ -90,7 +90,7 @@ export class BackupService {
       }
       const revokedAt = keyStamp(ctx.clock.now());
       // Holding the connection keeps every other query out while the swap runs.
-      await ctx.db.connection().execute(async () => swapInStaged(ctx.sqlite, stagingPath, revokedAt));
+      await ctx.db.connection().execute(async () => new LiveRestore(ctx.sqlite).swapInStaged(stagingPath, revokedAt));
       swapped = true;
     } catch (e) {
       this.log(`restore failed, the previous store is unchanged: ${(e as Error).stack ?? e}`);

@@ -74,7 +74,7 @@ export async function buildBackup(ctx: ClipContext): Promise<BuiltBackup> {
   let snapshot: Snapshot | null = null;
   let zip: ZipFile | null = null;
   try {
-    snapshot = new Snapshot(join(ctx.config.dataDir, 'clips.db'));
+    snapshot = Snapshot.open(join(ctx.config.dataDir, 'clips.db'));
     await writeDump(snapshot, sqlPath, createdAt);
     const manifest = {
       format_version: FORMAT_VERSION,

@@ -1,22 +1,22 @@
 // Hidden tags (companion §3.7): a stored preference for clients (settings.hidden_tags) and the
 // effective hidden set a list call computes from its own `hidden` and `tag` parameters.
-import type { Kysely } from 'kysely';
+import type { Executor } from '../../core/db/repository.js';
 import { parseJson } from '../../core/db/values.js';
 import type { ClipDatabase } from '../schema/database.js';
-import { readSetting, writeSetting } from '../settings/repository.js';
+import { SettingsRepository } from '../settings/repository.js';
 import { ancestorsOf, type TagRef } from './names.js';
 import type { TagRepository } from './repository.js';
 
-type Db = Kysely<ClipDatabase>;
+type Db = Executor<ClipDatabase>;
 const KEY = 'hidden_tags';
 
 export async function readHiddenList(db: Db): Promise<number[]> {
-  const ids = parseJson<unknown>(await readSetting(db, KEY), []);
+  const ids = parseJson<unknown>(await new SettingsRepository(db).get(KEY), []);
   return Array.isArray(ids) ? ids.filter((v): v is number => Number.isSafeInteger(v)) : [];
 }
 
 export async function writeHiddenList(db: Db, ids: readonly number[]): Promise<void> {
-  await writeSetting(db, KEY, JSON.stringify([...new Set(ids)]));
+  await new SettingsRepository(db).set(KEY, JSON.stringify([...new Set(ids)]));
 }
 
 /**

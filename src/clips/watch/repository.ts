@@ -2,7 +2,7 @@
 import type { Updateable } from 'kysely';
 import { ClipStoreRepository } from '../schema/base-repository.js';
 import type { WatchedFolderTable } from '../schema/database.js';
-import { readSetting, writeSetting } from '../settings/repository.js';
+import { SettingsRepository } from '../settings/repository.js';
 
 export interface WatchRow {
   id: number;
@@ -53,10 +53,10 @@ export class WatchRepository extends ClipStoreRepository {
   }
 
   async globalPaused(): Promise<boolean> {
-    return (await readSetting(this.db, GLOBAL_PAUSE)) === 'true';
+    return (await new SettingsRepository(this.db, this.dialect).get(GLOBAL_PAUSE)) === 'true';
   }
 
   setGlobalPaused(paused: boolean): Promise<void> {
-    return writeSetting(this.db, GLOBAL_PAUSE, paused ? 'true' : 'false');
+    return new SettingsRepository(this.db, this.dialect).set(GLOBAL_PAUSE, paused ? 'true' : 'false');
   }
 }

@@ -79,5 +79,3 @@ export function parseAllowList(entries: readonly string[]): BlockList {
   }
   return list;
 }
-
-export const BLOCKED_MESSAGE = 'blocked request: it resolves to an address this server is not permitted to fetch from';

@@ -7,7 +7,7 @@ import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
-import { BLOCKED_MESSAGE, isForbiddenAddress, type AddressPolicy } from './addresses.js';
+import { isForbiddenAddress, type AddressPolicy } from './addresses.js';
 
 /** Why a fetch failed; download history buckets failures by these. */
 export type FetchFailure = 'blocked' | 'timeout' | 'limit' | 'http' | 'unsupported' | 'other';
@@ -20,6 +20,20 @@ export class FetchError extends Error {
     readonly detail: Record<string, unknown> = {},
   ) {
     super(message);
+  }
+}
+
+/** The host is, or resolves to, an address the policy forbids; the address stays in `detail`. */
+export class ForbiddenAddressError extends FetchError {
+  constructor(detail: Record<string, unknown>) {
+    super('blocked', 'blocked request: it resolves to an address this server is not permitted to fetch from', detail);
+  }
+}
+
+/** The redirect chain was longer than `maxRedirects`. */
+export class TooManyRedirectsError extends FetchError {
+  constructor() {
+    super('http', 'too many redirects');
   }
 }
 
@@ -63,7 +77,7 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
       const list = addresses as unknown as LookupAddress[];
       const bad = list.find((a) => isForbiddenAddress(a.address, policy));
       if (bad || list.length === 0) {
-        const e = new FetchError('blocked', BLOCKED_MESSAGE, { host: hostname, address: bad?.address });
+        const e = new ForbiddenAddressError({ host: hostname, address: bad?.address });
         return callback(e as NodeJS.ErrnoException, '', 0);
       }
       if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
@@ -85,7 +99,7 @@ function parseTarget(text: string, policy: AddressPolicy): URL {
   // Literal IPs never reach the resolver, so they are judged here.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) && isForbiddenAddress(host, policy)) {
-    throw new FetchError('blocked', BLOCKED_MESSAGE, { url: url.href, address: host });
+    throw new ForbiddenAddressError({ url: url.href, address: host });
   }
   return url;
 }
@@ -151,7 +165,7 @@ export async function safeFetch(target: string, opts: SafeFetchOptions): Promise
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode ?? 0) && location) {
         res.resume();
-        if (hop >= (opts.maxRedirects ?? 10)) throw new FetchError('http', 'too many redirects');
+        if (hop >= (opts.maxRedirects ?? 10)) throw new TooManyRedirectsError();
         url = parseTarget(new URL(location, url).href, opts.policy);
         opts.checkUrl?.(url);
         if (res.statusCode !== 307 && res.statusCode !== 308 && method !== 'HEAD') {

@@ -7,8 +7,8 @@ import { AsyncResource } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
 import { BlockList } from 'node:net';
 import { currentLuaCall, LuaFunctionRef, luaText } from '../../core/lua/index.js';
-import { BLOCKED_MESSAGE, type AddressPolicy } from '../../core/net/addresses.js';
-import { FetchError, safeFetch, type SafeResponse } from '../../core/net/safe-fetch.js';
+import type { AddressPolicy } from '../../core/net/addresses.js';
+import { FetchError, ForbiddenAddressError, safeFetch, TooManyRedirectsError, type SafeResponse } from '../../core/net/safe-fetch.js';
 import { inPluginTransaction, refusedInTransaction } from './db-tx.js';
 import { currentInvocation, invocations } from './invocation.js';
 import type { MahPlugin } from './mah.js';
@@ -130,21 +130,19 @@ export async function performRequest(plugin: MahPlugin, egress: Egress, spec: Re
       method: spec.method,
     };
   } catch (e) {
-    if (!(e instanceof FetchError)) return failed((e as Error).message);
-    if (e.reason === 'blocked') {
-      log(`plugins: "${plugin.name}" ${spec.method} ${spec.url} refused: ${JSON.stringify(e.detail)} ${e.message}`);
-      return failed(e.message === BLOCKED_MESSAGE ? ADDRESS_REFUSED : e.message);
-    }
-    if (e.message === 'too many redirects') return failed(`stopped after ${MAX_REDIRECTS} redirects`);
-    return failed(e.message);
+    return failed(e instanceof FetchError ? refusalText(plugin, spec.method, spec.url, e, log) : (e as Error).message);
   }
 }
 
-/** The refusal text a plugin sees: address refusals never name the resolved address (§13.5). */
-function refusalText(plugin: MahPlugin, url: string, e: FetchError, log: (m: string) => void): string {
-  if (e.reason !== 'blocked') return e.message === 'too many redirects' ? `stopped after ${MAX_REDIRECTS} redirects` : e.message;
-  log(`plugins: "${plugin.name}" GET ${url} refused: ${JSON.stringify(e.detail)} ${e.message}`);
-  return e.message === BLOCKED_MESSAGE ? ADDRESS_REFUSED : e.message;
+/**
+ * The text a plugin sees for a failed fetch; refusals are logged with their detail for the
+ * administrator, and address refusals never name the resolved address (§13.5).
+ */
+function refusalText(plugin: MahPlugin, method: string, url: string, e: FetchError, log: (m: string) => void): string {
+  if (e instanceof TooManyRedirectsError) return `stopped after ${MAX_REDIRECTS} redirects`;
+  if (e.reason !== 'blocked') return e.message;
+  log(`plugins: "${plugin.name}" ${method} ${url} refused: ${JSON.stringify(e.detail)} ${e.message}`);
+  return e instanceof ForbiddenAddressError ? ADDRESS_REFUSED : e.message;
 }
 
 /**
@@ -168,14 +166,14 @@ export async function egressGet(plugin: MahPlugin, url: string, opts: { timeoutM
       checkUrl: (u) => checkHost(egress, u),
     });
   } catch (e) {
-    if (e instanceof FetchError) throw new Error(refusalText(plugin, url, e, log));
+    if (e instanceof FetchError) throw new Error(refusalText(plugin, 'GET', url, e, log));
     throw e;
   }
 }
 
 /** A failure while reading a fetched body (size cap, timeout) as the text the plugin sees. */
 export function egressFailure(plugin: MahPlugin, url: string, e: unknown, log: (m: string) => void): Error {
-  return e instanceof FetchError ? new Error(refusalText(plugin, url, e, log)) : (e as Error);
+  return e instanceof FetchError ? new Error(refusalText(plugin, 'GET', url, e, log)) : (e as Error);
 }
 
 function timeoutOf(options: Record<string, unknown>): number {

@@ -234,6 +234,7 @@ beforeAll(async () => {
   server.routes.set('/a.txt', (_req, res) => res.end('first line file'));
   server.routes.set('/b.txt', (_req, res) => res.end('second line file'));
   server.routes.set('/gone', (_req, res) => res.writeHead(410).end('gone'));
+  server.routes.set('/loop', (_req, res) => res.writeHead(302, { location: `${server.url}/loop` }).end());
   lib = await startWithPlugins(plugins);
   for (const name of Object.keys(plugins)) expect((await lib.enable(name)).status, name).toBe(200);
 }, 120_000);
@@ -436,6 +437,7 @@ describe('mah.db relations and resource creation', () => {
     expect(refused.err).toBe("blocked request to elsewhere.example: the plugin's manifest does not list this host in `network`");
     expect((await call('dbmore', 'from-url', { url: 'ftp://127.0.0.1/x' })).err).toBe('unsupported URL scheme (only http and https are allowed)');
     expect((await call('dbmore', 'from-url', { url: `${server.url}/gone` })).err).toBe('remote URL returned HTTP 410');
+    expect((await call('dbmore', 'from-url', { url: `${server.url}/loop` })).err).toBe('stopped after 10 redirects');
 
     const strict = await call('dbmore-strict', 'from-url', { url: `${server.url}/pic.png` });
     expect(strict.err).toBe("blocked request: the address it resolves to is not permitted by this plugin's `network` declaration");

@@ -86,6 +86,7 @@ beforeAll(async () => {
   });
   seen('/big', (_req, res) => res.end(Buffer.alloc(6_291_456, 'x')));
   seen('/away', (_req, res) => res.writeHead(302, { location: 'http://elsewhere.example/' }).end());
+  seen('/loop', (_req, res) => res.writeHead(302, { location: `${server.url}/loop` }).end());
   lib = await startWithPlugins(plugins);
   for (const name of Object.keys(plugins)) expect((await lib.enable(name)).status, name).toBe(200);
 }, 120_000);
@@ -114,6 +115,14 @@ describe('mah.http', () => {
 
   it('T-091 redirects are re-checked', async () => {
     expect((await fetchVia('net-fixture', `${server.url}/away`)).error).toBe(NOT_LISTED('elsewhere.example'));
+  });
+
+  it('a redirect loop stops after 10 hops', async () => {
+    hits = [];
+    const u = `${server.url}/loop`;
+    expect(await fetchVia('net-fixture', u)).toEqual({ error: 'stopped after 10 redirects', url: u, method: 'GET' });
+    // The first request and ten followed redirects.
+    expect(hits).toEqual(Array(11).fill('/loop'));
   });
 
   it('T-092 loopback is denied without an address rule', async () => {

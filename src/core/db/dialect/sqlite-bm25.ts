@@ -46,11 +46,14 @@ function fraction(profile: number, avgdl: number): number {
   return (f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl));
 }
 
+/** The profiles with their fractions, best first (the larger fraction is the better bm25). */
+function scored(profiles: readonly number[], avgdl: number): { p: number; s: number }[] {
+  return profiles.map((p) => ({ p, s: fraction(p, avgdl) })).sort((x, y) => y.s - x.s || x.p - y.p);
+}
+
 /** The profiles, best bm25 first. */
 export function bm25Order(profiles: readonly number[], avgdl: number): number[] {
-  const scored = profiles.map((p) => ({ p, s: fraction(p, avgdl) }));
-  scored.sort((x, y) => y.s - x.s || x.p - y.p);
-  return scored.map((x) => x.p);
+  return scored(profiles, avgdl).map((x) => x.p);
 }
 
 /**
@@ -61,11 +64,9 @@ export function bm25Order(profiles: readonly number[], avgdl: number): number[] 
  * not, which only idf decides: null then, and the caller ranks every match instead.
  */
 export function bm25Groups(profiles: readonly number[], avgdl: number): number[][] | null {
-  const scored = profiles.map((p) => ({ p, s: fraction(p, avgdl) }));
-  scored.sort((x, y) => y.s - x.s || x.p - y.p);
   const groups: number[][] = [];
   let last: number | null = null;
-  for (const { p, s } of scored) {
+  for (const { p, s } of scored(profiles, avgdl)) {
     if (last !== null && s === last) groups[groups.length - 1].push(p);
     else if (last !== null && last - s <= last * 2 ** -50) return null;
     else groups.push([p]);

@@ -26,6 +26,32 @@ function ftsQuery(terms: FullTextTerms, prefix: boolean): string {
 /** Profiles one page statement reads as UNION ALL branches (SQLite allows 500 per compound). */
 const MAX_PROFILES = 400;
 
+/**
+ * The term's posting profiles and FTS5's average row length from `rankProfiles`' rows, or null
+ * when the page should rank every match: too many profiles for one compound statement, or no
+ * totals record.
+ */
+function readProfiles(rows: readonly Record<string, unknown>[]): { profiles: number[]; avgdl: number } | null {
+  const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
+  const block = rows.find((r) => r.block !== null)?.block;
+  if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
+  return { profiles, avgdl: averageLength(block) };
+}
+
+/**
+ * The first `limit` postings (`fid`, and `score`: the branch's place) of a one-word term read
+ * branch by branch, one branch a group of profiles, best group first, each group's rows by id.
+ * SQLite runs UNION ALL branches in order, so the outer LIMIT stops after the first `limit` rows.
+ */
+function postingsTop(b: Binder, table: string, terms: FullTextTerms, groups: readonly (readonly number[])[], limit: number): string {
+  const term = b.p(terms.term.trim().toLowerCase());
+  const branches = groups.map(
+    (g, i) =>
+      `SELECT * FROM (SELECT id AS fid, ${i} AS score FROM ${table}_fts_postings WHERE term = ${term} AND profile IN (${g.map((p) => b.p(p)).join(', ')}) ORDER BY id LIMIT ${b.p(limit)})`,
+  );
+  return branches.length ? `SELECT * FROM (${branches.join(' UNION ALL ')}) LIMIT ${b.p(limit)}` : 'SELECT 0 AS fid, 0 AS score WHERE 1 = 0';
+}
+
 const BUCKET_FORMAT = { day: '%Y-%m-%d', month: '%Y-%m', year: '%Y' } as const;
 
 export const sqliteDialect: Dialect = {
@@ -96,13 +122,8 @@ export const sqliteDialect: Dialect = {
     matches: (b, table, alias, terms) => `${alias}.id IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))})`,
     rank(b, table, alias, terms, inner, top, profiles) {
       if (inner && top !== undefined && profiles) {
-        // Rows profile by profile, best profile first (rows of one profile tie): SQLite runs the
-        // UNION ALL branches in order, so the outer LIMIT stops after the first `top` rows.
-        const term = b.p(terms.term.trim().toLowerCase());
-        const branches = profiles.map(
-          (p, i) => `SELECT * FROM (SELECT id AS fid, ${i} AS score FROM ${table}_fts_postings WHERE term = ${term} AND profile = ${b.p(p)} ORDER BY id LIMIT ${b.p(top)})`,
-        );
-        const rows = branches.length ? `SELECT * FROM (${branches.join(' UNION ALL ')}) LIMIT ${b.p(top)}` : 'SELECT 0 AS fid, 0 AS score WHERE 1 = 0';
+        // Rows profile by profile, best profile first (rows of one profile tie).
+        const rows = postingsTop(b, table, terms, profiles.map((p) => [p]), top);
         return { join: `JOIN (${rows}) f ON f.fid = ${alias}.id`, score: 'f.score' };
       }
       const match = `FROM ${table}_fts WHERE ${table}_fts MATCH ${b.p(ftsQuery(terms, false))}`;
@@ -125,30 +146,19 @@ export const sqliteDialect: Dialect = {
       return `${walk}SELECT profile, NULL AS block FROM w WHERE profile IS NOT NULL UNION ALL SELECT NULL, block FROM ${table}_fts_data WHERE id = 1`;
     },
     orderProfiles(rows) {
-      const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
-      const block = rows.find((r) => r.block !== null)?.block;
-      // Too many profiles for one compound statement: rank every match instead.
-      if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
-      return bm25Order(profiles, averageLength(block));
+      const read = readProfiles(rows);
+      return read && bm25Order(read.profiles, read.avgdl);
     },
     groupProfiles(rows) {
-      const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
-      const block = rows.find((r) => r.block !== null)?.block;
-      if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
-      return bm25Groups(profiles, averageLength(block));
+      const read = readProfiles(rows);
+      return read && bm25Groups(read.profiles, read.avgdl);
     },
     nextTerm: (b, table, terms) => (oneAsciiWord(terms) ? `SELECT min(term) AS next FROM ${table}_fts_postings WHERE term > ${b.p(terms.term.trim().toLowerCase())}` : null),
     search(b, table, alias, terms, prefix, top) {
       if (top) {
-        // Group by group, best first, each group's rows by id — the order FTS5 gives them, as
-        // ORDER BY rank sorts the rowid-ordered matches stably. UNION ALL runs the branches in
-        // order, so the LIMIT stops after the first `limit` rows.
-        const term = b.p(terms.term.trim().toLowerCase());
-        const branches = top.groups.map(
-          (g, i) =>
-            `SELECT * FROM (SELECT id AS fid, ${i} AS score FROM ${table}_fts_postings WHERE term = ${term} AND profile IN (${g.map((p) => b.p(p)).join(', ')}) ORDER BY id LIMIT ${b.p(top.limit)})`,
-        );
-        const rows = branches.length ? `SELECT * FROM (${branches.join(' UNION ALL ')}) LIMIT ${b.p(top.limit)}` : 'SELECT 0 AS fid, 0 AS score WHERE 1 = 0';
+        // Group by group, each group's rows by id — the order FTS5 gives them, as ORDER BY rank
+        // sorts the rowid-ordered matches stably.
+        const rows = postingsTop(b, table, terms, top.groups, top.limit);
         return { from: `(${rows}) f JOIN ${table} ${alias} ON ${alias}.id = f.fid`, where: '1 = 1', order: 'f.score, f.fid' };
       }
       return {
