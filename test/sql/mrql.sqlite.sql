@@ -1713,7 +1713,7 @@ WITH RECURSIVE
       s.depth < 50
   )
 SELECT
-  r.mrql_scope,
+  r.id AS mrql_scope,
   e.id,
   e.name,
   e.description,
@@ -1725,26 +1725,20 @@ SELECT
   e.note_type_id,
   e.start_date,
   e.end_date,
-  e.share_token,
-  r.mrql_rank
+  e.share_token
 FROM
-  (
+  groups r
+  CROSS JOIN notes e ON e.id IN (
     SELECT
-      st.root AS mrql_scope,
-      e.id AS mrql_id,
-      row_number() OVER (
-        PARTITION BY
-          st.root
-        ORDER BY
-          e.created_at DESC
-      ) AS mrql_rank
+      e.id
     FROM
       (
         SELECT DISTINCT
-          root,
           id
         FROM
           scope_tree
+        WHERE
+          root = r.id
       ) st
       CROSS JOIN notes e ON e.id IN (
         SELECT
@@ -1772,15 +1766,19 @@ FROM
         LIMIT
           ?
       )
-  ) r
-  LEFT JOIN notes e ON e.id = r.mrql_id
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      ?
+    OFFSET
+      ?
+  )
 WHERE
-  r.mrql_rank > ?
-  AND r.mrql_rank <= ?
+  r.id IN (?, ?, ?)
 ORDER BY
-  r.mrql_scope,
-  r.mrql_rank;
--- params: [2,3,5,3,20,0,20]
+  r.id,
+  e.created_at DESC;
+-- params: [2,3,5,3,20,20,0,2,3,5]
 
 -- MrqlRepository.rows (one nested query under many scopes, in id order)
 WITH RECURSIVE
@@ -1805,7 +1803,7 @@ WITH RECURSIVE
       s.depth < 50
   )
 SELECT
-  r.mrql_scope,
+  r.id AS mrql_scope,
   e.id,
   e.name,
   e.description,
@@ -1821,26 +1819,20 @@ SELECT
   e.height,
   e.original_name,
   e.original_location,
-  e.hash,
-  r.mrql_rank
+  e.hash
 FROM
-  (
+  groups r
+  CROSS JOIN resources e ON e.id IN (
     SELECT
-      st.root AS mrql_scope,
-      e.id AS mrql_id,
-      row_number() OVER (
-        PARTITION BY
-          st.root
-        ORDER BY
-          e.id
-      ) AS mrql_rank
+      e.id
     FROM
       (
         SELECT DISTINCT
-          root,
           id
         FROM
           scope_tree
+        WHERE
+          root = r.id
       ) st
       CROSS JOIN resources e ON e.owner_id = st.id
       AND (
@@ -1876,15 +1868,19 @@ FROM
         ),
         9223372036854775807
       )
-  ) r
-  LEFT JOIN resources e ON e.id = r.mrql_id
+    ORDER BY
+      e.id
+    LIMIT
+      ?
+    OFFSET
+      ?
+  )
 WHERE
-  r.mrql_rank > ?
-  AND r.mrql_rank <= ?
+  r.id IN (?, ?)
 ORDER BY
-  r.mrql_scope,
-  r.mrql_rank;
--- params: [2,3,2,2,4,0,5]
+  r.id,
+  e.id;
+-- params: [2,3,2,2,4,5,0,2,3]
 
 -- MrqlRepository.rows (hydrate sampled ids)
 SELECT

@@ -94,7 +94,31 @@ export class MrqlEngine {
   // ------------------------------------------------------------ preparation
 
   /** Parse, bind, validate, compute limits and resolve scope (stages 1–8). */
-  async prepare(text: string, opts: RunOptions, stats: Stats): Promise<Prepared> {
+  async prepare(text: string, opts: RunOptions, stats: Stats, memo?: PrepareMemo): Promise<Prepared> {
+    let base: Unscoped;
+    const key = memo && memoKey(text, opts);
+    const hit = key === undefined ? undefined : memo!.get(key);
+    if (hit) base = hit;
+    else {
+      try {
+        base = this.prepareText(text, opts);
+      } catch (e) {
+        base = { error: e };
+      }
+      if (key !== undefined) memo!.set(key, base);
+    }
+    if ('error' in base) throw base.error;
+    // The scope is the only part that differs between requests of the same text and options.
+    const p: Prepared = { ...base.p, scope: await this.resolveScope(base.p.q, opts, stats) };
+    if (base.late) throw base.late;
+    return p;
+  }
+
+  /**
+   * Stages 1–6 and the checks that read only the text: everything `prepare` does but resolving
+   * the scope. Errors of the later checks are returned, since a scope error is reported first.
+   */
+  private prepareText(text: string, opts: RunOptions): { p: Omit<Prepared, 'scope'>; late?: MrqlError } {
     let q = parseQuery(text);
     q = bindParams(q, opts.params ?? {});
     const checked = validateQuery(q);
@@ -102,7 +126,7 @@ export class MrqlEngine {
     const defaultLimit = Math.min(this.settings.defaultLimit, MAX_LIMIT);
     const reqLimit = posInt(opts.limit);
     const page = posInt(opts.page);
-    const p: Prepared = { q, checked, entity, limit: 0, offset: 0, defaultApplied: false, scope: { kind: 'none' } };
+    const p: Omit<Prepared, 'scope'> = { q, checked, entity, limit: 0, offset: 0, defaultApplied: false };
     if (checked.mode === 'bucketed') {
       const items = reqLimit ?? q.limit?.n ?? defaultLimit;
       if (items > MAX_LIMIT) throw new MrqlError('limit', `MRQL limit ${items} exceeds maximum ${MAX_LIMIT}`);
@@ -126,14 +150,13 @@ export class MrqlEngine {
       p.offset = offset;
       p.defaultApplied = !reqLimit && !q.limit;
     }
-    p.scope = await this.resolveScope(q, opts, stats);
     if (!this.dialect.regex && hasRegex(q.where)) {
       const at = firstRegex(q.where)!;
-      throw new MrqlError('translate', 'regex match (~*) requires PostgreSQL', at, 0);
+      return { p, late: new MrqlError('translate', 'regex match (~*) requires PostgreSQL', at, 0) };
     }
     const rank = q.orderBy?.find((o) => o.field && o.field.parts.length === 1 && o.field.text.toUpperCase() === 'RANK');
-    if (rank && !this.fts) throw new MrqlError('translate', 'ORDER BY RANK requires the full-text index (server started with FTS disabled)', rank.pos, 0);
-    return p;
+    if (rank && !this.fts) return { p, late: new MrqlError('translate', 'ORDER BY RANK requires the full-text index (server started with FTS disabled)', rank.pos, 0) };
+    return { p };
   }
 
   async resolveScope(q: Query, opts: RunOptions, stats: Stats): Promise<ScopeSpec> {
@@ -217,9 +240,11 @@ export class MrqlEngine {
     };
     const batches = new Map<Entity, { i: number; p: Prepared }[]>();
     const single: { i: number; p: Prepared }[] = [];
+    // The cards of a list ask the same text: it is parsed and validated once for all of them.
+    const memo: PrepareMemo = new Map();
     for (const [i, { text, opts }] of list.entries()) {
       try {
-        const p = await this.prepare(text, opts, stats);
+        const p = await this.prepare(text, opts, stats, memo);
         const batchable = p.checked.mode !== 'aggregated' && p.checked.mode !== 'bucketed' && p.entity !== 'unspecified' && p.scope.kind !== 'nothing' && p.limit > 0;
         if (batchable) {
           const entity = p.entity as Entity;
@@ -650,6 +675,17 @@ export class MrqlEngine {
     }, strip);
     return createHash('sha256').update(shape).digest('hex');
   }
+}
+
+/** What `prepare` computes from the text and options alone (or the error it throws). */
+type Unscoped = { p: Omit<Prepared, 'scope'>; late?: MrqlError } | { error: unknown };
+
+/** Unscoped preparations by `memoKey`, shared by the requests of one `executeMany`. */
+type PrepareMemo = Map<string, Unscoped>;
+
+/** The options the text-only stages read: parameters, limit, page, offset and buckets (not scope or principal). */
+function memoKey(text: string, opts: RunOptions): string {
+  return JSON.stringify([text, opts.params ?? {}, opts.limit, opts.page, opts.offset, opts.buckets]);
 }
 
 /** Same text and parameters: the two requests differ at most in their scope and principal. */

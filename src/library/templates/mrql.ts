@@ -276,7 +276,10 @@ export async function mrqlShortcode(n: CodeNode, s: Scope): Promise<string> {
   }
   if (outcome.error || !outcome.result) return fail(outcome.error ?? 'query failed');
   const r = outcome.result;
-  const link = viewAll(text, savedId, outcome.scopeId);
+  // Only {link-all} and link-all="true" read the link (it lexes the text): made when asked.
+  let link: string | undefined;
+  const queryText = text;
+  const linkAll = () => (link ??= viewAll(queryText, savedId, outcome.scopeId));
   if (scalar) {
     let v: unknown;
     if (a.value === 'count') v = countOf(r);
@@ -294,7 +297,7 @@ export async function mrqlShortcode(n: CodeNode, s: Scope): Promise<string> {
   const slots = async (nodes: Node[]) => {
     let html = await s.state.render(nodes, s);
     if (html.includes('{total}')) html = html.replaceAll('{total}', String(await totalOf(s, text!, a, r, outcome.scopeId)));
-    return html.replaceAll('{count}', String(count)).replaceAll('{link-all}', esc(link));
+    return html.replaceAll('{count}', String(count)).replaceAll('{link-all}', () => esc(linkAll()));
   };
   if (count === 0) {
     const elsePart = parts?.[1];
@@ -308,7 +311,7 @@ export async function mrqlShortcode(n: CodeNode, s: Scope): Promise<string> {
   else inner = await renderItems(items(r), format, hasTemplate ? template : null, s);
   const head = header?.body ? await slots(header.body) : '';
   const foot = footer?.body ? await slots(footer.body) : '';
-  const more = a['link-all'] === 'true' ? `<a class="mrql-view-all" href="${esc(link)}">View all →</a>` : '';
+  const more = a['link-all'] === 'true' ? `<a class="mrql-view-all" href="${esc(linkAll())}">View all →</a>` : '';
   return `<div class="mrql-results">${head}${inner}${foot}${more}</div>`;
 }
 

@@ -5,7 +5,7 @@
 process.env.TZ = 'UTC';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
-import type { FlatResult, MrqlEngine } from '../../../src/library/mrql/engine.js';
+import type { FlatResult, MrqlEngine, RunOptions } from '../../../src/library/mrql/engine.js';
 import { loadFixture } from '../../helpers/mrql-fixture.js';
 
 let t: TestLibrary;
@@ -150,6 +150,36 @@ describe('nested [mrql] of a card list in one statement (§23.3 nested-mrql)', (
     const html = await sc.render(`[mrql query='type = group AND category IN (7, 8) ORDER BY id' scope="global"]`, { type: 'group', entity: { ID: 4, Meta: {} } }, sc.state());
     expect(html).toContain('<section>Studio <div class="mrql-results"><span class="mrql-compact"><a href="/resource?id=1">sunrise.jpg</a>, <a href="/resource?id=2">sunset.png</a>, <a href="/resource?id=5">Clip 100%.mp4</a></span></div></section>');
     expect(html.match(/unknown or invalid field &#34;bogus&#34;/g)).toHaveLength(2);
+  });
+});
+
+describe('executeMany prepares a repeated query text once, and answers each request alone', () => {
+  it('gives each request what it alone gives: its own scope, parameters and error', async () => {
+    const ORDERED = 'type = resource ORDER BY id';
+    const list: { text: string; opts: RunOptions }[] = [
+      // The same text under three scopes (one walk for all): each scope's own rows.
+      ...[1, 2, 3].map((g) => ({ text: ORDERED, opts: { limit: 20, contextScope: g } })),
+      // With OFFSET and a limit under two scopes: each scope's own page.
+      ...[1, 3].map((g) => ({ text: 'type = resource ORDER BY id OFFSET 1', opts: { limit: 1, contextScope: g } })),
+      // The same text with different parameters: the parameters are part of the key.
+      { text: 'type = resource AND name ~ $n ORDER BY id', opts: { params: { n: 'sun' } } },
+      { text: 'type = resource AND name ~ $n ORDER BY id', opts: { params: { n: 'clip' } } },
+      // An invalid text under two scopes: the error on both.
+      ...[1, 2].map((g) => ({ text: 'type = resource AND bogus = 1', opts: { contextScope: g } })),
+      // A scope that does not exist is reported before any later check of the text.
+      { text: 'type = resource AND name ~* "x" SCOPE 99999', opts: {} },
+      { text: 'type = resource AND name ~* "x" SCOPE 99999', opts: { limit: 5 } },
+    ];
+    const alone = await Promise.all(list.map(({ text, opts }) => engine.execute(text, opts).catch((e: Error) => e)));
+    const many = await engine.executeMany(list);
+    const shown = (r: unknown) => (r instanceof Error ? `error: ${r.message}` : labels(r as FlatResult).join(' '));
+    expect(many.map(shown)).toEqual(alone.map(shown));
+    // The requests really differ, so a key that left scope or parameters out would fail above.
+    expect(new Set(alone.slice(0, 3).map(shown)).size).toBe(3);
+    expect(shown(alone[3])).not.toBe(shown(alone[4]));
+    expect(shown(alone[5])).not.toBe(shown(alone[6]));
+    expect(shown(alone[7])).toMatch(/bogus/);
+    expect(shown(alone[9])).toMatch(/scope group not found/);
   });
 });
 
