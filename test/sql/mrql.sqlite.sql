@@ -19,17 +19,26 @@ SELECT
 FROM
   resources e
 WHERE
-  (
-    (
-      1 = 1
-      AND e.file_size > ?
-    )
-    AND lower(e.name) LIKE lower(?) ESCAPE '\'
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      resources e
+    WHERE
+      (
+        (
+          1 = 1
+          AND e.file_size > ?
+        )
+        AND lower(e.name) LIKE lower(?) ESCAPE '\'
+      )
+    ORDER BY
+      lower(e.name) DESC
+    LIMIT
+      ?
   )
 ORDER BY
-  lower(e.name) DESC
-LIMIT
-  ?;
+  lower(e.name) DESC;
 -- params: [10485760,"sun%",20]
 
 -- MrqlRepository.rows (string equality, IN, null checks)
@@ -114,47 +123,92 @@ SELECT
 FROM
   resources e
 WHERE
-  (
-    (
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      resources e
+    WHERE
       (
         (
-          1 = 1
-          AND (
-            CASE
-              WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') >= ?
-            END
+          (
+            (
+              1 = 1
+              AND (
+                CASE
+                  WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') >= ?
+                END
+              )
+            )
+            AND (
+              CASE
+                WHEN (
+                  json_type(e.meta, '$.draft') IS NULL
+                  OR json_type(e.meta, '$.draft') = 'null'
+                ) THEN NULL
+                ELSE json_type(e.meta, '$.draft') = 'false'
+              END
+            )
+          )
+          AND lower(
+            (
+              CASE json_type(e.meta, '$.camera')
+                WHEN 'true' THEN 'true'
+                WHEN 'false' THEN 'false'
+                ELSE CAST(json_extract(e.meta, '$.camera') AS TEXT)
+              END
+            )
+          ) LIKE lower(?) ESCAPE '\'
+        )
+        AND NOT (
+          (
+            json_type(e.meta, '$.note') IS NULL
+            OR json_type(e.meta, '$.note') = 'null'
+          )
+          OR (
+            json_type(e.meta, '$.note') = 'text'
+            AND json_extract(e.meta, '$.note') = ''
           )
         )
-        AND (
-          CASE
-            WHEN (
-              json_type(e.meta, '$.draft') IS NULL
-              OR json_type(e.meta, '$.draft') = 'null'
-            ) THEN NULL
-            ELSE json_type(e.meta, '$.draft') = 'false'
-          END
-        )
       )
-      AND lower(
-        (
-          CASE json_type(e.meta, '$.camera')
-            WHEN 'true' THEN 'true'
-            WHEN 'false' THEN 'false'
-            ELSE CAST(json_extract(e.meta, '$.camera') AS TEXT)
-          END
-        )
-      ) LIKE lower(?) ESCAPE '\'
-    )
-    AND NOT (
+    ORDER BY
       (
-        json_type(e.meta, '$.note') IS NULL
-        OR json_type(e.meta, '$.note') = 'null'
-      )
-      OR (
-        json_type(e.meta, '$.note') = 'text'
-        AND json_extract(e.meta, '$.note') = ''
-      )
-    )
+        CASE
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') IS NULL THEN 0
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') IN ('integer', 'real') THEN 1
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'text' THEN 2
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'false' THEN 3
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'true' THEN 4
+          ELSE 5
+        END
+      ) DESC,
+      (
+        CASE
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating')
+        END
+      ) DESC,
+      (
+        CASE
+          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'text' THEN lower(
+            (
+              CASE json_type(e.meta, '$.rating')
+                WHEN 'true' THEN 'true'
+                WHEN 'false' THEN 'false'
+                ELSE CAST(json_extract(e.meta, '$.rating') AS TEXT)
+              END
+            )
+          )
+        END
+      ) DESC,
+      (
+        CASE json_type(e.meta, '$.rating')
+          WHEN 'true' THEN 'true'
+          WHEN 'false' THEN 'false'
+          ELSE CAST(json_extract(e.meta, '$.rating') AS TEXT)
+        END
+      ) DESC
+    LIMIT
+      ?
   )
 ORDER BY
   (
@@ -191,9 +245,7 @@ ORDER BY
       WHEN 'false' THEN 'false'
       ELSE CAST(json_extract(e.meta, '$.rating') AS TEXT)
     END
-  ) DESC
-LIMIT
-  ?;
+  ) DESC;
 -- params: [3,"%x1%",50]
 
 -- MrqlRepository.rows (meta IN and relative date)
@@ -497,26 +549,44 @@ SELECT
 FROM
   groups e
 WHERE
-  (
-    (
-      1 = 1
-      AND (
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      groups e
+    WHERE
+      (
+        (
+          1 = 1
+          AND (
+            SELECT
+              COUNT(*)
+            FROM
+              groups_related_resources k2
+            WHERE
+              k2.group_id = e.id
+          ) > ?
+        )
+        AND NOT EXISTS (
+          SELECT
+            1
+          FROM
+            groups k3
+          WHERE
+            k3.owner_id = e.id
+        )
+      )
+    ORDER BY
+      (
         SELECT
           COUNT(*)
         FROM
-          groups_related_resources k2
+          groups_related_resources k1
         WHERE
-          k2.group_id = e.id
-      ) > ?
-    )
-    AND NOT EXISTS (
-      SELECT
-        1
-      FROM
-        groups k3
-      WHERE
-        k3.owner_id = e.id
-    )
+          k1.group_id = e.id
+      ) DESC
+    LIMIT
+      ?
   )
 ORDER BY
   (
@@ -526,9 +596,7 @@ ORDER BY
       groups_related_resources k1
     WHERE
       k1.group_id = e.id
-  ) DESC
-LIMIT
-  ?;
+  ) DESC;
 -- params: [2,50]
 
 -- MrqlRepository.rows (regex; refused before translation on SQLite)
@@ -1044,11 +1112,20 @@ SELECT
 FROM
   resources e
 WHERE
-  lower(e.name) LIKE lower(?) ESCAPE '\'
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      resources e
+    WHERE
+      lower(e.name) LIKE lower(?) ESCAPE '\'
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      ?
+  )
 ORDER BY
-  e.created_at DESC
-LIMIT
-  ?;
+  e.created_at DESC;
 -- params: ["%a%",10]
 
 SELECT
@@ -1067,11 +1144,20 @@ SELECT
 FROM
   notes e
 WHERE
-  lower(e.name) LIKE lower(?) ESCAPE '\'
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      notes e
+    WHERE
+      lower(e.name) LIKE lower(?) ESCAPE '\'
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      ?
+  )
 ORDER BY
-  e.created_at DESC
-LIMIT
-  ?;
+  e.created_at DESC;
 -- params: ["%a%",10]
 
 SELECT
@@ -1088,11 +1174,20 @@ SELECT
 FROM
   groups e
 WHERE
-  lower(e.name) LIKE lower(?) ESCAPE '\'
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      groups e
+    WHERE
+      lower(e.name) LIKE lower(?) ESCAPE '\'
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      ?
+  )
 ORDER BY
-  e.created_at DESC
-LIMIT
-  ?;
+  e.created_at DESC;
 -- params: ["%a%",10]
 
 -- MrqlRepository.rows (cross-entity random)
@@ -2079,18 +2174,27 @@ SELECT
 FROM
   resources e
 WHERE
-  (
-    1 = 1
-    AND (
-      CASE
-        WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
-      END
-    )
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      resources e
+    WHERE
+      (
+        1 = 1
+        AND (
+          CASE
+            WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
+          END
+        )
+      )
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      ?
   )
 ORDER BY
-  e.created_at DESC
-LIMIT
-  ?;
+  e.created_at DESC;
 -- params: [2,5]
 
 -- SavedMrqlRepository.find
