@@ -123,92 +123,47 @@ SELECT
 FROM
   resources e
 WHERE
-  e.id IN (
-    SELECT
-      e.id
-    FROM
-      resources e
-    WHERE
+  (
+    (
       (
         (
-          (
-            (
-              1 = 1
-              AND (
-                CASE
-                  WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') >= ?
-                END
-              )
-            )
-            AND (
-              CASE
-                WHEN (
-                  json_type(e.meta, '$.draft') IS NULL
-                  OR json_type(e.meta, '$.draft') = 'null'
-                ) THEN NULL
-                ELSE json_type(e.meta, '$.draft') = 'false'
-              END
-            )
+          1 = 1
+          AND (
+            CASE
+              WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') >= ?
+            END
           )
-          AND lower(
-            (
-              CASE json_type(e.meta, '$.camera')
-                WHEN 'true' THEN 'true'
-                WHEN 'false' THEN 'false'
-                ELSE CAST(json_extract(e.meta, '$.camera') AS TEXT)
-              END
-            )
-          ) LIKE lower(?) ESCAPE '\'
         )
-        AND NOT (
-          (
-            json_type(e.meta, '$.note') IS NULL
-            OR json_type(e.meta, '$.note') = 'null'
-          )
-          OR (
-            json_type(e.meta, '$.note') = 'text'
-            AND json_extract(e.meta, '$.note') = ''
-          )
+        AND (
+          CASE
+            WHEN (
+              json_type(e.meta, '$.draft') IS NULL
+              OR json_type(e.meta, '$.draft') = 'null'
+            ) THEN NULL
+            ELSE json_type(e.meta, '$.draft') = 'false'
+          END
         )
       )
-    ORDER BY
+      AND lower(
+        (
+          CASE json_type(e.meta, '$.camera')
+            WHEN 'true' THEN 'true'
+            WHEN 'false' THEN 'false'
+            ELSE CAST(json_extract(e.meta, '$.camera') AS TEXT)
+          END
+        )
+      ) LIKE lower(?) ESCAPE '\'
+    )
+    AND NOT (
       (
-        CASE
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') IS NULL THEN 0
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') IN ('integer', 'real') THEN 1
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'text' THEN 2
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'false' THEN 3
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'true' THEN 4
-          ELSE 5
-        END
-      ) DESC,
-      (
-        CASE
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating')
-        END
-      ) DESC,
-      (
-        CASE
-          WHEN NULLIF(json_type(e.meta, '$.rating'), 'null') = 'text' THEN lower(
-            (
-              CASE json_type(e.meta, '$.rating')
-                WHEN 'true' THEN 'true'
-                WHEN 'false' THEN 'false'
-                ELSE CAST(json_extract(e.meta, '$.rating') AS TEXT)
-              END
-            )
-          )
-        END
-      ) DESC,
-      (
-        CASE json_type(e.meta, '$.rating')
-          WHEN 'true' THEN 'true'
-          WHEN 'false' THEN 'false'
-          ELSE CAST(json_extract(e.meta, '$.rating') AS TEXT)
-        END
-      ) DESC
-    LIMIT
-      ?
+        json_type(e.meta, '$.note') IS NULL
+        OR json_type(e.meta, '$.note') = 'null'
+      )
+      OR (
+        json_type(e.meta, '$.note') = 'text'
+        AND json_extract(e.meta, '$.note') = ''
+      )
+    )
   )
 ORDER BY
   (
@@ -245,7 +200,9 @@ ORDER BY
       WHEN 'false' THEN 'false'
       ELSE CAST(json_extract(e.meta, '$.rating') AS TEXT)
     END
-  ) DESC;
+  ) DESC
+LIMIT
+  ?;
 -- params: [3,"%x1%",50]
 
 -- MrqlRepository.rows (meta IN and relative date)
@@ -549,44 +506,26 @@ SELECT
 FROM
   groups e
 WHERE
-  e.id IN (
-    SELECT
-      e.id
-    FROM
-      groups e
-    WHERE
-      (
-        (
-          1 = 1
-          AND (
-            SELECT
-              COUNT(*)
-            FROM
-              groups_related_resources k2
-            WHERE
-              k2.group_id = e.id
-          ) > ?
-        )
-        AND NOT EXISTS (
-          SELECT
-            1
-          FROM
-            groups k3
-          WHERE
-            k3.owner_id = e.id
-        )
-      )
-    ORDER BY
-      (
+  (
+    (
+      1 = 1
+      AND (
         SELECT
           COUNT(*)
         FROM
-          groups_related_resources k1
+          groups_related_resources k2
         WHERE
-          k1.group_id = e.id
-      ) DESC
-    LIMIT
-      ?
+          k2.group_id = e.id
+      ) > ?
+    )
+    AND NOT EXISTS (
+      SELECT
+        1
+      FROM
+        groups k3
+      WHERE
+        k3.owner_id = e.id
+    )
   )
 ORDER BY
   (
@@ -596,7 +535,9 @@ ORDER BY
       groups_related_resources k1
     WHERE
       k1.group_id = e.id
-  ) DESC;
+  ) DESC
+LIMIT
+  ?;
 -- params: [2,50]
 
 -- MrqlRepository.rows (regex; refused before translation on SQLite)
@@ -1112,20 +1053,11 @@ SELECT
 FROM
   resources e
 WHERE
-  e.id IN (
-    SELECT
-      e.id
-    FROM
-      resources e
-    WHERE
-      lower(e.name) LIKE lower(?) ESCAPE '\'
-    ORDER BY
-      e.created_at DESC
-    LIMIT
-      ?
-  )
+  lower(e.name) LIKE lower(?) ESCAPE '\'
 ORDER BY
-  e.created_at DESC;
+  e.created_at DESC
+LIMIT
+  ?;
 -- params: ["%a%",10]
 
 SELECT
@@ -1144,20 +1076,11 @@ SELECT
 FROM
   notes e
 WHERE
-  e.id IN (
-    SELECT
-      e.id
-    FROM
-      notes e
-    WHERE
-      lower(e.name) LIKE lower(?) ESCAPE '\'
-    ORDER BY
-      e.created_at DESC
-    LIMIT
-      ?
-  )
+  lower(e.name) LIKE lower(?) ESCAPE '\'
 ORDER BY
-  e.created_at DESC;
+  e.created_at DESC
+LIMIT
+  ?;
 -- params: ["%a%",10]
 
 SELECT
@@ -1174,20 +1097,11 @@ SELECT
 FROM
   groups e
 WHERE
-  e.id IN (
-    SELECT
-      e.id
-    FROM
-      groups e
-    WHERE
-      lower(e.name) LIKE lower(?) ESCAPE '\'
-    ORDER BY
-      e.created_at DESC
-    LIMIT
-      ?
-  )
+  lower(e.name) LIKE lower(?) ESCAPE '\'
 ORDER BY
-  e.created_at DESC;
+  e.created_at DESC
+LIMIT
+  ?;
 -- params: ["%a%",10]
 
 -- MrqlRepository.rows (cross-entity random)
@@ -2174,27 +2088,18 @@ SELECT
 FROM
   resources e
 WHERE
-  e.id IN (
-    SELECT
-      e.id
-    FROM
-      resources e
-    WHERE
-      (
-        1 = 1
-        AND (
-          CASE
-            WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
-          END
-        )
-      )
-    ORDER BY
-      e.created_at DESC
-    LIMIT
-      ?
+  (
+    1 = 1
+    AND (
+      CASE
+        WHEN json_type(e.meta, '$.rating') IN ('integer', 'real') THEN json_extract(e.meta, '$.rating') > ?
+      END
+    )
   )
 ORDER BY
-  e.created_at DESC;
+  e.created_at DESC
+LIMIT
+  ?;
 -- params: [2,5]
 
 -- SavedMrqlRepository.find

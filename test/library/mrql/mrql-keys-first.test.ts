@@ -63,7 +63,7 @@ describe('filtered pages sorted from their ids first', () => {
     const cut = sizes[4];
     await expectPages(`fileSize > ${cut}`, (r) => r.FileSize > cut);
     await expectPages(`fileSize <= ${cut}`, (r) => r.FileSize <= cut);
-    await expectPages('name ~ "-1"', (r) => r.Name.includes('-1'));
+    await expectPages(`fileSize >= ${cut} AND name ~ "-1"`, (r) => r.FileSize >= cut && r.Name.includes('-1'));
 
     // A new version changes a size; deleted rows leave the index.
     const v = await postMultipart(lib, `/v1/resource/versions?resourceId=${ids[0]}`, 'file', [{ name: 'big.pdf', type: 'application/pdf', data: pdf('y'.repeat(5000)) }]);

@@ -213,8 +213,8 @@ export interface Dialect {
      */
     skipScanDistinct: boolean;
     /**
-     * An unscoped filtered page sorts its ids alone and then reads only the page's rows (the
-     * engine would read every matching row whole to sort it).
+     * An unscoped page filtered by a number or date range sorts its ids alone and then reads
+     * only the page's rows (the engine would read every matching row whole to sort it).
      */
     keysFirst: boolean;
   };
