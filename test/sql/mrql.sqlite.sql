@@ -19,17 +19,26 @@ SELECT
 FROM
   resources e
 WHERE
-  (
-    (
-      1 = 1
-      AND e.file_size > ?
-    )
-    AND lower(e.name) LIKE lower(?) ESCAPE '\'
+  e.id IN (
+    SELECT
+      e.id
+    FROM
+      resources e
+    WHERE
+      (
+        (
+          1 = 1
+          AND e.file_size > ?
+        )
+        AND lower(e.name) LIKE lower(?) ESCAPE '\'
+      )
+    ORDER BY
+      lower(e.name) DESC
+    LIMIT
+      ?
   )
 ORDER BY
-  lower(e.name) DESC
-LIMIT
-  ?;
+  lower(e.name) DESC;
 -- params: [10485760,"sun%",20]
 
 -- MrqlRepository.rows (string equality, IN, null checks)

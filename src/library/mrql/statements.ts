@@ -83,6 +83,21 @@ function scopeParts(tx: Tx, scope: ScopeSpec, entity: Entity): { cte: string; co
   return { cte, cond: tx.env.dialect.memberOf(col, 'SELECT id FROM scope_tree', !!scope.large) };
 }
 
+const RANGE_OPS = new Set(['=', '>', '>=', '<', '<=']);
+
+/**
+ * Whether a top-level conjunct compares a number or date column (one an index may answer, so
+ * the planner may collect the matches from it and sort them; other filters are tested while
+ * the ORDER BY index is walked, and reading ids first would only add a step).
+ */
+function indexedRange(p: Prepared, entity: Entity): boolean {
+  return conjuncts(p.q.where).some((c) => {
+    if (c.k !== 'pred' || !RANGE_OPS.has(c.op)) return false;
+    const r = resolveField(entity, c.field);
+    return r.kind === 'scalar' && (r.scalar.kind === 'number' || r.scalar.kind === 'datetime');
+  });
+}
+
 /** A conjunct that only says the entity is this type (it translates to TRUE). */
 function namesEntity(c: Expr, entity: Entity): boolean {
   if (c.k !== 'pred' || c.op !== '=') return false;
@@ -253,6 +268,13 @@ function flatText(tx: Tx, p: Prepared, entity: Entity, limit: number, offset: nu
   // statement, nor under a small scope fetched group by group (it would walk the primary key
   // instead of collecting the subtree's rows through the owner index).
   const terms = order.terms.length ? order.terms : driving || smallScope ? [] : ['e.id'];
+  if (env.dialect.planner.keysFirst && !driving && p.scope.kind === 'none' && order.terms.length && order.joins.length === 0 && indexedRange(p, entity)) {
+    // The page's ids first, sorted from the filter's index alone, then only their rows: the
+    // planner may answer the range from its index and sort every match, reading each matching
+    // row whole for it (1M resources, 1 % matching: 10,000 rows for a page of 50).
+    const ids = `SELECT e.id FROM ${from}${where} ORDER BY ${terms.join(', ')}${limitClause(tx, limit, offset)}`;
+    return `${cte}SELECT ${cols ?? selectList(entity)} FROM ${from} WHERE e.id IN (${ids}) ORDER BY ${terms.join(', ')}`;
+  }
   return (
     `${cte}SELECT ${cols ?? selectList(entity)} FROM ${from}${order.joins.map((j) => ` ${j}`).join('')}` +
     `${where}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(tx, limit, offset)}`

@@ -13,6 +13,7 @@ import { scopePerfMigration } from './migrations/011-scope-perf.js';
 import { ftsPostingsMigration } from './migrations/012-fts-postings.js';
 import { keyCountsMigration } from './migrations/013-key-counts.js';
 import { ftsSqlitePostingsMigration } from './migrations/014-fts-sqlite-postings.js';
+import { sizeListOrderMigration } from './migrations/015-size-list-order.js';
 
 export function libraryMigrations(d: Dialect): Record<string, Migration> {
   return {
@@ -28,5 +29,6 @@ export function libraryMigrations(d: Dialect): Record<string, Migration> {
     '012-fts-postings': ftsPostingsMigration(d),
     '013-key-counts': keyCountsMigration(d),
     '014-fts-sqlite-postings': ftsSqlitePostingsMigration(d),
+    '015-size-list-order': sizeListOrderMigration(d),
   };
 }

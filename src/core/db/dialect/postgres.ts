@@ -125,7 +125,7 @@ export const postgresDialect: Dialect = {
   // Large: an array the planner sizes, so it walks the list order or uses the owner index by
   // cost (filters included); small: the semi-join it plans for a few groups.
   subtreeMember: (expr, set, plan) => (plan.large ? `${expr} = ANY (ARRAY(${set}))` : `${expr} IN (${set})`),
-  planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true, skipScanDistinct: true },
+  planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true, skipScanDistinct: true, keysFirst: false },
 
   statementTimeout: (ms) => `SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`,
   isTimeout: (error) => (error as { code?: unknown } | null)?.code === '57014',

@@ -190,7 +190,7 @@ export const sqliteDialect: Dialect = {
   // Large and unfiltered: walk the list order (the unary + hides the owner index); otherwise
   // collect the subtree's rows through the owner index and sort them.
   subtreeMember: (expr, set, plan) => `${plan.large && !plan.narrowed ? '+' : ''}${expr} IN (${set})`,
-  planner: { tagIdsAsLiterals: false, lateralSmallSubtree: false, skipScanDistinct: false },
+  planner: { tagIdsAsLiterals: false, lateralSmallSubtree: false, skipScanDistinct: false, keysFirst: true },
 
   statementTimeout: () => null,
   isTimeout: () => false,

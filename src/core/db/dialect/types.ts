@@ -212,6 +212,11 @@ export interface Dialect {
      * MIN walk), where DISTINCT would read every index entry (the engine has no skip scan).
      */
     skipScanDistinct: boolean;
+    /**
+     * An unscoped page filtered by a number or date range sorts its ids alone and then reads
+     * only the page's rows (the engine would read every matching row whole to sort it).
+     */
+    keysFirst: boolean;
   };
 
   // ---- execution
