@@ -49,6 +49,19 @@ const insertClip = new CompiledOnce(
     db.insertInto('clips').values({ filename, content_type, size, content_hash, text_content, is_archived, expires_at, created_at }).returning('id'),
 );
 
+// Every deduplicating upload looks its content up first.
+const liveByHash = new CompiledOnce(
+  2,
+  (db: Executor<ClipDatabase>, hash: string, now: string) =>
+    db
+      .selectFrom('clips as c')
+      .select(['c.id', 'c.filename', 'c.content_type', 'c.size', 'c.content_hash', 'c.is_archived', 'c.expires_at', 'c.created_at'])
+      .where('c.content_hash', '=', hash)
+      .where(isLive(sql`c.expires_at`, now))
+      .orderBy('c.id')
+      .limit(1),
+);
+
 const clipId = sql`c.id`;
 
 /** Up to this many trigram candidates, a search reads them instead of walking every clip. */
@@ -230,9 +243,7 @@ export class ClipRepository extends ClipStoreRepository {
 
   /** The oldest live clip with this content. */
   async findLiveByHash(hash: string, now: string): Promise<ClipRow | undefined> {
-    const r = await sql<ClipRow>`SELECT ${COLUMNS} FROM clips c
-      WHERE c.content_hash = ${hash} AND ${isLive(sql`c.expires_at`, now)} ORDER BY c.id LIMIT 1`.execute(this.db);
-    return r.rows[0];
+    return (await liveByHash.run(this.db, hash, now)).rows[0];
   }
 
   /** How many of `ids` are in the scope (carry its tag or a descendant). */

@@ -43,6 +43,18 @@ export function validMinutes(value: unknown): number {
   return value;
 }
 
+function clipJson(r: ClipRow, tags: TagJson[]): ClipJson {
+  return {
+    id: r.id,
+    filename: r.filename,
+    content_type: r.content_type,
+    size: r.size,
+    is_archived: r.is_archived === 1,
+    created_at: rfc3339(r.created_at),
+    tags,
+  };
+}
+
 export interface NewClip {
   /** Stored filename ("" allowed). */
   filename: string;
@@ -74,15 +86,7 @@ export class ClipService {
       list.push({ id: l.id, name: l.name, color: l.color, count: counts.get(l.id) ?? 0 });
       byClip.set(l.clip_id, list);
     }
-    return rows.map((r) => ({
-      id: r.id,
-      filename: r.filename,
-      content_type: r.content_type,
-      size: r.size,
-      is_archived: r.is_archived === 1,
-      created_at: rfc3339(r.created_at),
-      tags: byClip.get(r.id) ?? [],
-    }));
+    return rows.map((r) => clipJson(r, byClip.get(r.id) ?? []));
   }
 
   async one(row: ClipRow): Promise<ClipJson> {
@@ -159,7 +163,9 @@ export class ClipService {
       this.ctx.events.emit('clip:created', { id: result.row.id, content_type: contentType, filename: clip.filename, size: staged.size });
     }
     emitLinkChanges(this.ctx.events, result.changes);
-    return { clip: await this.one(result.row), created: result.created };
+    // A clip made just now with no tag carries none: its reply needs no tag look-up.
+    const untagged = result.created && result.changes.length === 0;
+    return { clip: untagged ? clipJson(result.row, []) : await this.one(result.row), created: result.created };
   }
 
   /**

@@ -45,6 +45,12 @@ export class BlobStore {
   private readonly deferred = new Map<string, Referenced>();
   /** Temporary parts of uploads still streaming in this process. */
   private readonly staging = new Set<string>();
+  /**
+   * Temporary names: random per store, then counted, instead of random bytes per upload; a
+   * clash with another process's part fails the exclusive create rather than sharing a file.
+   */
+  private readonly tmpPrefix = randomBytes(9).toString('hex');
+  private tmpCount = 0;
 
   constructor(dataDir: string) {
     this.blobDir = join(dataDir, 'blobs', 'sha256');
@@ -67,7 +73,7 @@ export class BlobStore {
    * deletes the temp file and throws BlobTooLargeError. Any failure leaves no temp file.
    */
   async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<StagedBlob> {
-    const tmpPath = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    const tmpPath = join(this.tmpDir, `${this.tmpPrefix}-${(this.tmpCount++).toString(36)}.part`);
     this.staging.add(tmpPath);
     try {
       return await this.stageInto(tmpPath, source, limit);
