@@ -1,6 +1,6 @@
 // Key material (companion §6.1): "svc_" + 48 lowercase hex characters from 24 random bytes
 // (192 bits). Only the SHA-256 of the whole key is stored; the first 8 characters identify it.
-import { hash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const KEY_PREFIX = 'svc_';
 
@@ -10,9 +10,8 @@ export interface NewKey {
   prefix: string;
 }
 
-/** Runs on every authenticated request: the one-shot hash skips building a Hash object. */
 export function hashKey(plaintext: string): string {
-  return hash('sha256', plaintext, 'hex');
+  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
 }
 
 export function generateKey(): NewKey {
