@@ -24,16 +24,25 @@ async function migrate(kind: 'sqlite' | 'postgres', dsn: string): Promise<void> 
   }
 }
 
-/** Drops the template and every database this run's libraries used, including those of failed tests. */
+/**
+ * Drops the template and every database this run's libraries used, including those of failed
+ * tests. Eight at a time: each DROP waits for a checkpoint, and concurrent requests share one
+ * (16 drops: 18–21 s one by one, 3.7–7.6 s eight at a time, load 7).
+ */
 async function dropRunDatabases(prefix: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl() });
-  await client.connect();
+  const lister = new pg.Client({ connectionString: postgresUrl() });
+  await lister.connect();
+  let names: string[];
   try {
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
-    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    const { rows } = await lister.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+    names = rows.map((r) => r.datname);
   } finally {
-    await client.end();
+    await lister.end();
   }
+  const dropNext = async (): Promise<void> => {
+    for (let name = names.pop(); name; name = names.pop()) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+  await Promise.all(Array.from({ length: 8 }, dropNext));
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
