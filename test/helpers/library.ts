@@ -1,14 +1,14 @@
 // Starts a library service for a test file: SQLite in a temp folder by default, or a fresh
-// PostgreSQL database when TEST_DB=postgres (created here, dropped on close).
-import { mkdtempSync, rmSync } from 'node:fs';
+// PostgreSQL database when TEST_DB=postgres (created here, dropped on close). Under vitest the
+// database starts as a copy of the run's migrated template (test/global-setup.ts).
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { parseLibraryArgs } from '../../src/library/config.js';
 import { startLibrary, type RunningLibrary } from '../../src/library/main.js';
+import { adminQuery, postgresUrl, runDatabasePrefix, TEMPLATE_ENV } from './test-databases.js';
 
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
-const PG_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestLibrary extends RunningLibrary {
   dir: string;
@@ -25,38 +25,53 @@ export interface TestLibrary extends RunningLibrary {
 export interface TestStartOptions {
   /** Receives the start-up log lines (default: discarded). */
   log?: (msg: string) => void;
+  /** Start on a database without tables, so start-up runs every migration (not the template copy). */
+  emptyDatabase?: boolean;
 }
 
-/** A new, empty PostgreSQL database (benchmarks use it for a library started as its own process). */
-export async function freshPostgresDsn(): Promise<{ dsn: string; drop: () => Promise<void> }> {
-  const name = `stacks_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
+export interface DatabaseOptions {
+  /** A database without tables even when the run has a migrated template. */
+  empty?: boolean;
+}
+
+/**
+ * A new PostgreSQL database (benchmarks use it for a library started as its own process): a copy
+ * of the run's migrated template under vitest, else empty.
+ */
+export async function freshPostgresDsn(options: DatabaseOptions = {}): Promise<{ dsn: string; drop: () => Promise<void> }> {
+  const prefix = process.env[TEMPLATE_ENV.runPrefix] ?? runDatabasePrefix();
+  const name = `${prefix}${Math.floor(Math.random() * 1e9)}`;
+  const template = options.empty ? undefined : process.env[TEMPLATE_ENV.postgres];
+  await adminQuery(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  const url = new URL(postgresUrl());
   url.pathname = `/${name}`;
   return {
     dsn: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
+    // Under vitest the global setup drops the run's databases at its end: a DROP DATABASE waits
+    // for a checkpoint (seconds on a busy server), which would otherwise stall every test file.
+    drop: process.env[TEMPLATE_ENV.runPrefix] ? async () => {} : () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
+}
+
+/** A SQLite file path in `dir`: a copy of the run's migrated template under vitest, else not yet created. */
+export function freshSqliteFile(dir: string, options: DatabaseOptions = {}): string {
+  const file = join(dir, 'library.db');
+  const template = options.empty ? undefined : process.env[TEMPLATE_ENV.sqlite];
+  if (template) copyFileSync(template, file);
+  return file;
 }
 
 export async function startTestLibrary(extraArgs: string[] = [], options: TestStartOptions = {}): Promise<TestLibrary> {
   const dir = mkdtempSync(join(tmpdir(), 'stacks-lib-test-'));
   let drop = async () => {};
   const dbArgs: string[] = [];
+  const database = { empty: options.emptyDatabase };
   if (TEST_DB === 'postgres') {
-    const fresh = await freshPostgresDsn();
+    const fresh = await freshPostgresDsn(database);
     drop = fresh.drop;
     dbArgs.push('-db-type', 'POSTGRES', '-db-dsn', fresh.dsn);
   } else if (!extraArgs.includes('-db-dsn')) {
-    dbArgs.push('-db-dsn', join(dir, 'library.db'));
+    dbArgs.push('-db-dsn', freshSqliteFile(dir, database));
   }
   try {
     return await launch(dir, dbArgs, extraArgs, options, drop);

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DbKind } from '../../src/core/db/connect.js';
 import { Repository } from '../../src/core/db/repository.js';
 import { pretty, recorder, type Captured, type SqlCaseSet } from './capture.js';
@@ -141,6 +141,10 @@ describe('SQL snapshots', () => {
   beforeAll(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2024-06-01T12:00:00.000Z'));
+  });
+  // Test files share a worker (isolate: false): the next file gets the real clock back.
+  afterAll(() => {
+    vi.useRealTimers();
   });
   for (const [feature, { classes: list, kinds }] of classes) {
     it(`${feature}: every repository method runs in a case`, async () => {

@@ -8,10 +8,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReconcileReport } from '../../../src/core/storage/reconcile.js';
-import { TEST_DB } from '../../helpers/library.js';
+import { freshPostgresDsn, freshSqliteFile, TEST_DB } from '../../helpers/library.js';
 import { MANIFEST, rawTar, type RawEntry } from '../../helpers/transfer.js';
 
 const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'stacks.cjs');
@@ -78,22 +77,10 @@ afterAll(async () => {
 });
 
 async function libraryDbArgs(dir: string): Promise<string[]> {
-  if (TEST_DB !== 'postgres') return ['-db-dsn', join(dir, 'library.db')];
-  const base = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `stacks_crash_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return ['-db-type', 'POSTGRES', '-db-dsn', url.toString()];
+  if (TEST_DB !== 'postgres') return ['-db-dsn', freshSqliteFile(dir)];
+  const fresh = await freshPostgresDsn();
+  cleanups.push(fresh.drop);
+  return ['-db-type', 'POSTGRES', '-db-dsn', fresh.dsn];
 }
 
 describe('kill -9 at random points', () => {
