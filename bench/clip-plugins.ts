@@ -9,11 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseClipArgs } from '../src/clips/config.js';
 import { startClips, type RunningClips } from '../src/clips/main.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { argNumber as arg } from './args.js';
 
 const UPLOADS = arg('uploads', 300);
 const CONCURRENCY = arg('concurrency', 8);

@@ -14,11 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'node:http';
 import { keyCreate, startProcess, type ServiceProcess } from '../test/clips/process.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { argNumber as arg } from './args.js';
 
 const DROP_FILES = arg('drop-files', 2000);
 const SCAN_FILES = arg('scan-files', 10_000);

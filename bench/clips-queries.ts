@@ -13,11 +13,8 @@ import { ClipRepository, type ClipFilter } from '../src/clips/clips/repository.j
 import { clipMigrations } from '../src/clips/schema/migrations.js';
 import type { ClipDatabase } from '../src/clips/schema/database.js';
 import { TagRepository } from '../src/clips/tags/repository.js';
+import { argText as arg } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
 const CLIPS = Number(arg('clips', '100000'));
 const RUNS = Number(arg('runs', '30'));
 const file = process.argv.includes('--db') ? arg('db', '') : join(mkdtempSync(join(tmpdir(), 'clip-queries-')), 'clips.db');

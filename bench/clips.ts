@@ -11,11 +11,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { keyCreate, startProcess, streamUpload } from '../test/clips/process.js';
 import { plainCopyMBps } from './plain-copy.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { argNumber as arg } from './args.js';
 
 const CLIPS = arg('clips', 10_000);
 const UPLOADS = arg('uploads', 400);

@@ -3,11 +3,7 @@
 // Run: npx tsx bench/groups.ts [--groups 10000] [--backend sqlite|postgres]
 import { performance } from 'node:perf_hooks';
 import { startTestLibrary } from '../test/helpers/library.js';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+import { argText as arg } from './args.js';
 
 const total = Number(arg('groups', '10000'));
 if (arg('backend', 'sqlite') === 'postgres') process.env.TEST_DB = 'postgres';

@@ -13,11 +13,7 @@ import { cpuSeconds, startLibraryProcess } from './library-process.js';
 import { PROFILES } from './mrql/fixture.js';
 import { fixtureLibraryArgs, prepareFixture } from './mrql/library.js';
 import { QUERIES } from './mrql/scenarios.js';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+import { argText as arg } from './args.js';
 
 const profile = PROFILES[arg('profile', '100k')];
 if (!profile) throw new Error(`unknown profile; use one of ${Object.keys(PROFILES).join(', ')}`);

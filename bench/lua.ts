@@ -5,11 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { LuaFactory } from 'wasmoon';
 import { LuaVm } from '../src/core/lua/index.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { argNumber as arg } from './args.js';
 
 const CALLS = arg('calls', 5000);
 const HOST_CALLS = arg('host-calls', 20_000);

@@ -12,11 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseLibraryArgs } from '../src/library/config.js';
 import { startLibrary } from '../src/library/main.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { argNumber as arg } from './args.js';
 
 const WRITES = arg('writes', 300);
 const CALLS = arg('calls', 1000);

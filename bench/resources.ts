@@ -3,11 +3,8 @@
 // Run: npx tsx bench/resources.ts [--resources 100000] [--backend sqlite|postgres]
 import { performance } from 'node:perf_hooks';
 import { startTestLibrary } from '../test/helpers/library.js';
+import { argText as arg } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
 const total = Number(arg('resources', '100000'));
 if (arg('backend', 'sqlite') === 'postgres') process.env.TEST_DB = 'postgres';
 

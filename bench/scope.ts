@@ -4,11 +4,8 @@
 // Run: npx tsx bench/scope.ts [--resources 100000] [--runs 40] [--backend sqlite|postgres]
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
+import { argText as arg } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
 const total = Number(arg('resources', '100000'));
 const runs = Number(arg('runs', '40'));
 // The test helpers read TEST_DB when they load, so they are imported after it is set.

@@ -6,11 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { startTestLibrary, type TestLibrary } from '../test/helpers/library.js';
+import { argText as arg } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
 const groups = Number(arg('groups', '200'));
 const resources = Number(arg('resources', '2000'));
 const notes = Number(arg('notes', '1000'));

@@ -12,11 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { freshPostgresDsn } from '../test/helpers/library.js';
 import { cpuSeconds, startLibraryProcess } from './library-process.js';
 import { plainCopyMBps } from './plain-copy.js';
+import { argText as arg } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
 const MiB = 1024 * 1024;
 const backend = arg('backend', 'sqlite');
 const large = Number(arg('large-mib', '1024')) * MiB;

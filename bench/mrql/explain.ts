@@ -4,11 +4,7 @@
 import { parseLibraryArgs } from '../../src/library/config.js';
 import { startLibrary } from '../../src/library/main.js';
 import { QUERIES } from './scenarios.js';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+import { argText as arg } from '../args.js';
 
 const backend = arg('backend', 'sqlite');
 const only = arg('only', '').split(',').filter(Boolean);

@@ -9,11 +9,7 @@ import type { MrqlResult, Stats } from '../../src/library/mrql/engine.js';
 import { PROFILES } from './fixture.js';
 import { openFixtureLibrary } from './library.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+import { argText as arg } from '../args.js';
 
 const profile = PROFILES[arg('profile', 'tiny')];
 if (!profile) throw new Error(`unknown profile; use one of ${Object.keys(PROFILES).join(', ')}`);
