@@ -7,7 +7,7 @@ import type { Dialect } from '../../core/db/dialect/index.js';
 import { interpolate, type Statement } from '../../core/db/sql-text.js';
 import { isScoped } from '../auth/principal.js';
 import type { Expr, Query } from './ast.js';
-import { entityObject, type EntityObject, type Row } from './entities.js';
+import { COLUMNS, entityObject, LINK_COLUMNS, linkObject, type EntityObject, type Row } from './entities.js';
 import { MrqlError } from './errors.js';
 import { ENTITIES, type Entity } from './fields.js';
 import { shapeAgg, type KeySpec } from './keys.js';
@@ -264,7 +264,8 @@ export class MrqlEngine {
         const roots = items.map(({ p }) => (p.scope as { id: number }).id);
         try {
           await this.resolveTags(first.p, stats);
-          const st = statements.flatScopes(first.p, [...new Set(roots)], entity, this.env(this.clock(), first.p));
+          const linkOnly = list[first.i].opts.fields === 'link';
+          const st = statements.flatScopes(first.p, [...new Set(roots)], entity, this.env(this.clock(), first.p), linkOnly ? LINK_COLUMNS : COLUMNS[entity]);
           if (st) {
             const rows = await this.run(st, stats);
             const by = new Map<number, Row[]>();
@@ -273,7 +274,8 @@ export class MrqlEngine {
               if (!by.has(root)) by.set(root, []);
               by.get(root)!.push(r);
             }
-            items.forEach(({ i, p }, k) => (out[i] = this.flatShape(p, { [entity]: (by.get(roots[k]) ?? []).map((r) => entityObject(entity, r)) })));
+            const shape = linkOnly ? linkObject : (r: Row) => entityObject(entity, r);
+            items.forEach(({ i, p }, k) => (out[i] = this.flatShape(p, { [entity]: (by.get(roots[k]) ?? []).map(shape) })));
             continue;
           }
         } catch (e) {
@@ -690,7 +692,7 @@ function memoKey(text: string, opts: RunOptions): string {
 
 /** Same text and parameters: the two requests differ at most in their scope and principal. */
 function sameRequest(a: { text: string; opts: RunOptions }, b: { text: string; opts: RunOptions }): boolean {
-  return a.text === b.text && JSON.stringify(a.opts.params ?? {}) === JSON.stringify(b.opts.params ?? {}) && a.opts.limit === b.opts.limit && a.opts.page === b.opts.page && a.opts.offset === b.opts.offset;
+  return a.text === b.text && JSON.stringify(a.opts.params ?? {}) === JSON.stringify(b.opts.params ?? {}) && a.opts.limit === b.opts.limit && a.opts.page === b.opts.page && a.opts.offset === b.opts.offset && a.opts.fields === b.opts.fields;
 }
 
 /** A subtree with at least a tenth of all groups counts as large. */

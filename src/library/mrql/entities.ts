@@ -13,8 +13,11 @@ export const COLUMNS: Record<Entity, string[]> = {
   group: ['id', 'name', 'description', 'created_at', 'updated_at', 'guid', 'meta', 'owner_id', 'category_id', 'url'],
 };
 
-export function selectList(entity: Entity, alias = 'e'): string {
-  return COLUMNS[entity].map((c) => `${alias}.${c}`).join(', ');
+/** What a link or a fixed-format row of a result shows (RunOptions.fields = 'link'). */
+export const LINK_COLUMNS = ['id', 'name', 'description'];
+
+export function selectList(entity: Entity, alias = 'e', columns = COLUMNS[entity]): string {
+  return columns.map((c) => `${alias}.${c}`).join(', ');
 }
 
 export type Row = Record<string, unknown>;
@@ -55,6 +58,11 @@ export function entityObject(entity: Entity, r: Row): EntityObject {
     };
   }
   return { ID, Name, Description, CreatedAt, UpdatedAt, guid, Meta, OwnerId, CategoryId: num(r.category_id), URL: r.url ?? null };
+}
+
+/** The entity object of a LINK_COLUMNS row: no meta to parse, no dates to format. */
+export function linkObject(r: Row): EntityObject {
+  return { ID: num(r.id), Name: r.name, Description: r.description };
 }
 
 /** CSV columns of flat exports (§14.6), read from entity objects. */

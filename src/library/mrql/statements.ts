@@ -201,9 +201,9 @@ export function flatBatch(ps: Prepared[], entity: Entity, env: Env): Statement {
  * One flat query run under many small scopes at once (the same nested `[mrql]` on every card of
  * a list): one recursive walk from all the roots, each subtree group's top rows through the
  * owner index (`dialect.groupTopRows`), then each root's top rows; `mrql_scope` names the root.
- * Null when the query's order needs a join.
+ * Null when the query's order needs a join. `columns`: the entity columns the page returns.
  */
-export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: Env): Statement | null {
+export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: Env, columns = COLUMNS[entity]): Statement | null {
   if (roots.length === 0) return null;
   const tx = newTx(entity, env);
   if (entity === 'resource' && conjuncts(p.q.where).some((c) => c.k === 'similar')) return null;
@@ -224,7 +224,7 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
     const page = `SELECT e.id FROM (SELECT DISTINCT id FROM scope_tree WHERE root = r.id) st ${top} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(p.limit)} OFFSET ${tx.b.p(p.offset)}`;
     return tx.b.finish(
       `${entity} scopes`,
-      `${cte}SELECT r.id AS mrql_scope, ${selectList(entity)} FROM groups r CROSS JOIN ${TABLE[entity]} e ON e.id IN (${page}) ` +
+      `${cte}SELECT r.id AS mrql_scope, ${selectList(entity, 'e', columns)} FROM groups r CROSS JOIN ${TABLE[entity]} e ON e.id IN (${page}) ` +
         `WHERE r.id IN (${roots.map((x) => tx.b.p(x)).join(', ')}) ORDER BY r.id, ${terms.join(', ')}`,
     );
   }
@@ -235,7 +235,7 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
     `FROM (SELECT DISTINCT root, id FROM scope_tree) st ${top}`;
   return tx.b.finish(
     `${entity} scopes`,
-    `${cte}SELECT r.mrql_scope, ${selectList(entity)}, r.mrql_rank FROM (${ranked}) r LEFT JOIN ${TABLE[entity]} e ON e.id = r.mrql_id ` +
+    `${cte}SELECT r.mrql_scope, ${selectList(entity, 'e', columns)}, r.mrql_rank FROM (${ranked}) r LEFT JOIN ${TABLE[entity]} e ON e.id = r.mrql_id ` +
       `WHERE r.mrql_rank > ${tx.b.p(p.offset)} AND r.mrql_rank <= ${tx.b.p(n)} ORDER BY r.mrql_scope, r.mrql_rank`,
   );
 }

@@ -22,6 +22,12 @@ export interface RunOptions {
   principal?: Principal;
   /** Shortcode scope (§19.1): a group id, or null for "an anchor that does not exist". Ignored when the query has SCOPE. */
   contextScope?: number | null;
+  /**
+   * 'link': the caller reads only ID, Name and Description of each entity (a fixed-format
+   * `[mrql]` without a template). The scope batch then selects and builds just those; other
+   * paths return whole entity objects (a superset).
+   */
+  fields?: 'link';
 }
 
 export interface Stats {

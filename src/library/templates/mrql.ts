@@ -151,8 +151,16 @@ interface InlineRequest {
   scopeId: number | null | undefined;
 }
 
+/**
+ * True when an [mrql] shows only links (and descriptions) of its entities: a fixed format, no
+ * template and no scalar value; its rows then need no more than RunOptions.fields 'link'.
+ */
+export function linkOnly(attrs: Record<string, string>, body: Node[] | undefined): boolean {
+  return attrs.value === undefined && !body && (attrs.format === 'compact' || attrs.format === 'list' || attrs.format === 'table');
+}
+
 /** What an [mrql]/[conditional] query runs with in this scope (§19.1). */
-async function inlineRequest(s: Scope, text: string, attrs: Record<string, string>): Promise<InlineRequest> {
+async function inlineRequest(s: Scope, text: string, attrs: Record<string, string>, links = false): Promise<InlineRequest> {
   const params: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attrs)) if (k.startsWith('param-')) params[k.slice(6)] = v;
   const limit = int(attrs.limit, 20);
@@ -166,8 +174,11 @@ async function inlineRequest(s: Scope, text: string, attrs: Record<string, strin
       contextScope = scope === 'parent' ? anchors.parent : scope === 'root' ? anchors.root : anchors.scope;
     }
   }
-  const key = JSON.stringify([text, params, limit, buckets, contextScope ?? (contextScope === null ? 'none' : 'global')]);
-  return { key, opts: { limit, buckets, params, principal: s.state.principal, contextScope }, scopeId: contextScope };
+  // A narrowed answer is cached apart: a template running the same query reads every field.
+  const key = JSON.stringify([text, params, limit, buckets, contextScope ?? (contextScope === null ? 'none' : 'global'), links]);
+  const opts: RunOptions = { limit, buckets, params, principal: s.state.principal, contextScope };
+  if (links) opts.fields = 'link';
+  return { key, opts, scopeId: contextScope };
 }
 
 /** False (and the one warning per page) when the render has run its budget of distinct queries. */
@@ -185,9 +196,9 @@ function withinBudget(st: RenderState): boolean {
 const outcomeOf = (answer: MrqlResult | MrqlError): Outcome => (answer instanceof MrqlError ? { error: answer.message } : { result: answer });
 
 /** Runs (or reuses) one [mrql]/[conditional] query under the render's budget and cache. */
-export async function runInline(s: Scope, text: string, attrs: Record<string, string>): Promise<Outcome & { scopeId?: number | null }> {
+export async function runInline(s: Scope, text: string, attrs: Record<string, string>, links = false): Promise<Outcome & { scopeId?: number | null }> {
   if (s.state.restricted) return { error: 'MRQL does not run on shared pages' };
-  const req = await inlineRequest(s, text, attrs);
+  const req = await inlineRequest(s, text, attrs, links);
   const st = s.state;
   let pending = st.cache.get(req.key) as Promise<Outcome> | undefined;
   if (!pending) {
@@ -223,7 +234,7 @@ async function prefetchCards(state: RenderState, list: { type: Entity; entity: E
     const scope: Scope = { ctx: contextOf(state, type, entity), state, depth: depth + 1 };
     for (const n of parseShortcodes(carrier.mrqlResult)) {
       if (n.k !== 'code' || n.name !== 'mrql' || !n.attrs.query) continue;
-      const req = await inlineRequest(scope, n.attrs.query, n.attrs);
+      const req = await inlineRequest(scope, n.attrs.query, n.attrs, linkOnly(n.attrs, n.body));
       if (state.cache.has(req.key) || seen.has(req.key)) continue;
       seen.add(req.key);
       wanted.push({ text: n.attrs.query, req });
@@ -269,7 +280,7 @@ export async function mrqlShortcode(n: CodeNode, s: Scope): Promise<string> {
   if (!text) return '';
   let outcome: Awaited<ReturnType<typeof runInline>>;
   try {
-    outcome = await runInline(s, text, a);
+    outcome = await runInline(s, text, a, linkOnly(a, n.body));
   } catch (e) {
     if (e instanceof RenderDeadline) throw e;
     return fail((e as Error).message);

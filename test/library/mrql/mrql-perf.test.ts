@@ -142,6 +142,26 @@ describe('nested [mrql] of a card list in one statement (§23.3 nested-mrql)', (
     expect(list).toContain('<section><div class="mrql-results"><span class="mrql-compact"><a href="/resource?id=2">sunset.png</a>, <a href="/resource?id=1">sunrise.jpg</a></span></div> / ');
   });
 
+  it('fixed formats read only links and descriptions; a template of the same query still gets every field', async () => {
+    // The list and table answers come from the narrowed batch (id, name, description); the
+    // template's answer, cached apart, must still carry ContentType.
+    const card = `<section>[mrql query='type = resource ORDER BY id' format="list"] | [mrql query='type = resource ORDER BY id' format="table"] | [mrql query='type = resource ORDER BY id']<i>[property path="ContentType"]</i>[/mrql]</section>`;
+    await api('POST', '/v1/category', { ID: 7, Name: 'cat7', CustomMRQLResult: card });
+    await api('POST', '/v1/category', { ID: 8, Name: 'cat8', CustomMRQLResult: card });
+    const sc = t.mrql.shortcodes;
+    const before = engine.statementsRun;
+    const list = await sc.render(`[mrql query='type = group AND category IN (7, 8) ORDER BY id' scope="global"]`, { type: 'group', entity: { ID: 4, Meta: {} } }, sc.state());
+    // The group list, then one statement for every card's narrowed (list, table) and whole
+    // (template) requests: two kinds of request, so the per-query batch of whole rows.
+    expect(engine.statementsRun - before).toBe(2);
+    const groups = ((await engine.execute('type = group AND category IN (7, 8) ORDER BY id')) as FlatResult).groups;
+    let cards = '';
+    for (const g of groups) cards += await sc.render(card, { type: 'group', entity: g }, sc.state());
+    expect(list).toBe(`<div class="mrql-results"><div class="mrql-cards">${cards}</div></div>`);
+    expect(list).toContain('<i>image/jpeg</i>');
+    expect(list).toContain('<ul class="mrql-list"><li><a href="/resource?id=1">sunrise.jpg</a>');
+  });
+
   it('a nested query that fails renders its error on its card only', async () => {
     const card = `<section>[property path="Name"] [mrql query='type = resource AND meta.rating > 1 ORDER BY id' format="compact"]</section>`;
     await api('POST', '/v1/category', { ID: 7, Name: 'cat7', CustomMRQLResult: card });
