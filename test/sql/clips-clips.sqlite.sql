@@ -686,27 +686,27 @@ ORDER BY
 
 -- ClipRepository.findLiveByHash
 SELECT
-  c.id,
-  c.filename,
-  c.content_type,
-  c.size,
-  c.content_hash,
-  c.is_archived,
-  c.expires_at,
-  c.created_at
+  "c"."id",
+  "c"."filename",
+  "c"."content_type",
+  "c"."size",
+  "c"."content_hash",
+  "c"."is_archived",
+  "c"."expires_at",
+  "c"."created_at"
 FROM
-  clips c
+  "clips" AS "c"
 WHERE
-  c.content_hash = ?
+  "c"."content_hash" = ?
   AND (
     c.expires_at IS NULL
     OR c.expires_at > ?
   )
 ORDER BY
-  c.id
+  "c"."id"
 LIMIT
-  1;
--- params: ["abababababababababababababababababababababababababababababababab","2024-06-01T12:00:00.000Z"]
+  ?;
+-- params: ["abababababababababababababababababababababababababababababababab","2024-06-01T12:00:00.000Z",1]
 
 -- ClipRepository.countInScope
 SELECT
