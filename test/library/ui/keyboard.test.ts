@@ -40,7 +40,8 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('keyboard and phone',
     // Still on the form: Enter picked, it did not submit.
     expect(new URL(page.url()).pathname).toBe('/group/new');
     await page.locator('.picker', { hasText: 'Tags' }).locator('.chips .tag', { hasText: chosen }).waitFor();
-    expect(await page.locator('[role="status"]', { hasText: `${chosen} added` }).count()).toBe(1);
+    // The live region is written right after the chip; poll rather than race the update.
+    await expect.poll(() => page.locator('[role="status"]', { hasText: `${chosen} added` }).count()).toBe(1);
     // Escape closes an open list.
     await page.keyboard.type('kb-');
     await expect.poll(() => box.getAttribute('aria-expanded')).toBe('true');
