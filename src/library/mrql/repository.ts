@@ -8,11 +8,12 @@ import type { Statement } from '../../core/db/sql-text.js';
 import type { Database, SavedMrqlQueryTable } from '../schema/database.js';
 
 /**
- * One statement in its own transaction bounded by `bound`, in two round trips instead of
+ * One statement in its own transaction bounded by `bound`, in three round trips instead of
  * Kysely's four (BEGIN, SET LOCAL, statement, COMMIT: each a round trip, together more than
  * most MRQL statements take to run). BEGIN and SET LOCAL go as one simple-protocol message (no parameters).
- * COMMIT of this read-only transaction is not awaited: the driver sends a connection's queries
- * in order, so whoever takes the connection next runs after it.
+ * COMMIT is awaited before the connection goes back to the pool: sending the next user's query
+ * while it is in flight relies on pg queueing queries on a busy client, which pg 8 deprecates
+ * (with a warning) and pg 9 removes.
  */
 async function bounded(conn: Kysely<Database>, bound: string, query: CompiledQuery): Promise<SqlRow[]> {
   await conn.executeQuery(CompiledQuery.raw(`BEGIN; ${bound}`));
@@ -23,7 +24,7 @@ async function bounded(conn: Kysely<Database>, bound: string, query: CompiledQue
     await conn.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
     throw e;
   }
-  conn.executeQuery(CompiledQuery.raw('COMMIT')).catch(() => undefined);
+  await conn.executeQuery(CompiledQuery.raw('COMMIT'));
   return rows;
 }
 
