@@ -121,7 +121,10 @@ describe.skipIf(!browserAvailable || TEST_DB !== 'sqlite')('pickers instead of t
     const box = page.locator('.filters fieldset:not([disabled]) input[role="combobox"]');
     await box.pressSequentially('Hill');
     await page.waitForSelector('.filters li[role="option"]');
+    // Enter picks the active option: wait until the list has one (a CI run pressed it a moment too early).
+    await expect.poll(() => box.getAttribute('aria-activedescendant')).toBeTruthy();
     await box.press('Enter');
+    await page.locator('.filters fieldset:not([disabled]) .chips .tag', { hasText: 'Hill walk' }).waitFor();
     await page.click('.filters button[type="submit"]');
     await page.waitForURL(/EntityID=/);
     const url = new URL(page.url());
