@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WatchRepository } from '../../src/clips/watch/repository.js';
 import { fixtureF, png, sleep, startTestClips, waitFor, type ClipJson, type FixtureF, type TestClips } from './helper.js';
 
 const root = mkdtempSync(join(tmpdir(), 'stacks-watch-'));
@@ -62,6 +63,23 @@ describe('creating and reading', () => {
     expect(r.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(await t.req(f.KA, 'POST', '/watch', { path: dir })).toMatchObject({ status: 409, body: { error: 'folder is already watched' } });
     expect((await t.req<Folder>(f.KV, 'GET', `/watch/${r.body.id}`)).body.path).toBe(dir);
+  });
+
+  it('answers 409 when the unique index, not the lookup, finds the duplicate (T146 under a race)', async () => {
+    // Two requests for one path can both pass the service's lookup before either inserts. Within
+    // one process the lookup and the insert run without a pause in between, so the race is
+    // simulated: the lookup misses once, as it would for the second of two racing requests.
+    const dir = folder();
+    expect((await t.req(f.KA, 'POST', '/watch', { path: dir })).status).toBe(201);
+    const lookup = vi.spyOn(WatchRepository.prototype, 'findByPath').mockResolvedValueOnce(undefined);
+    try {
+      expect(await t.req(f.KA, 'POST', '/watch', { path: dir })).toMatchObject({ status: 409, body: { error: 'folder is already watched' } });
+      expect(lookup).toHaveBeenCalledTimes(1);
+    } finally {
+      lookup.mockRestore();
+    }
+    const listed = (await t.req<{ folders: Folder[] }>(f.KV, 'GET', '/watch')).body.folders.filter((w) => w.path === dir);
+    expect(listed).toHaveLength(1);
   });
 
   it('validates every field (T145)', async () => {

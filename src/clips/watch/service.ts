@@ -3,6 +3,7 @@
 // explicit scan. Every change refreshes the running watchers.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { constraintFailure } from '../../core/db/constraint.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { isoStamp, rfc3339 } from '../clock.js';
 import type { ClipContext } from '../context.js';
@@ -116,7 +117,10 @@ export class WatchService {
         created_at: isoStamp(this.ctx.clock.now()),
       });
     } catch (e) {
-      if (/UNIQUE constraint failed/.test((e as Error).message)) throw conflict('folder is already watched');
+      // Two requests for the same path can both pass the check above; the unique index on path
+      // decides, and the loser gets the same answer. Judged by the driver's error code
+      // (SQLITE_CONSTRAINT_UNIQUE: the clip store is SQLite only), not its message text.
+      if (constraintFailure(e)?.kind === 'unique') throw conflict('folder is already watched');
       throw e;
     }
     // With process_existing the watcher starts once the scan's first pass is done: watching a

@@ -4,7 +4,7 @@
 // the block's connection to every statement issued in its async context and turns the services'
 // own BEGIN/COMMIT/ROLLBACK into savepoints, so a nested block rolls back alone.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type Kysely, type TransactionSettings } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
 
 interface AmbientState {
   /** Set by the first statement of the block. */
@@ -28,6 +28,36 @@ export function inAmbientTransaction(): boolean {
   return open() !== undefined;
 }
 
+/**
+ * The block's connection, shared by every statement of its async context: code in the block may
+ * run statements side by side (a service's Promise.all of lookups), and a connection runs one at a
+ * time. Kysely serialises the statements of one Transaction object, but the block's statements
+ * come from the root instance and from several transactions, so they queue here instead. Left to
+ * pg, they queued on its busy client, which pg 8 deprecates (a DeprecationWarning) and pg 9 removes.
+ */
+class SerialConnection implements DatabaseConnection {
+  private tail: Promise<void> = Promise.resolve();
+  constructor(readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const previous = this.tail;
+    let done!: () => void;
+    this.tail = new Promise<void>((resolve) => (done = resolve));
+    await previous;
+    try {
+      return await this.inner.executeQuery<R>(query);
+    } finally {
+      done();
+    }
+  }
+
+  // Not queued: a stream holds the connection until it is consumed, so a statement run while
+  // consuming it would wait forever. Nothing streams inside a block today.
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
 class AmbientDriver implements Driver {
   /** `singleConnection`: the engine has one connection (SQLite), which an open block holds. */
   constructor(
@@ -48,7 +78,7 @@ class AmbientDriver implements Driver {
     const s = open();
     if (s && s.driver === this && s.connection) return s.connection;
     if (s && !s.connection && !s.began) {
-      s.connection = await this.inner.acquireConnection();
+      s.connection = new SerialConnection(await this.inner.acquireConnection());
       s.driver = this;
       return s.connection;
     }
@@ -93,7 +123,7 @@ class AmbientDriver implements Driver {
     // The block keeps its connection until its outer COMMIT or ROLLBACK.
     const s = ambient.getStore();
     if (s && s.driver === this && s.connection === connection && !s.closed) return;
-    return this.inner.releaseConnection(connection);
+    return this.inner.releaseConnection(connection instanceof SerialConnection ? connection.inner : connection);
   }
 
   destroy(): Promise<void> {

@@ -108,11 +108,31 @@ export function pgConfig(dsn: string): pg.PoolConfig {
 }
 
 /**
+ * Adds a server setting to the startup packet (libpq's `options`, e.g. `-c name=value`), after any
+ * the DSN already carries. In a connection string pg lets the URL's own `options` win over the
+ * config's, so there it is rewritten in place.
+ */
+export function withStartupOption(config: pg.PoolConfig, option: string): pg.PoolConfig {
+  const join = (existing: string | null | undefined) => (existing ? `${existing} ${option}` : option);
+  if (config.connectionString) {
+    const url = new URL(config.connectionString);
+    url.searchParams.set('options', join(url.searchParams.get('options')));
+    return { ...config, connectionString: url.toString() };
+  }
+  return { ...config, options: join(config.options) };
+}
+
+/** Makes every transaction on the connection read-only unless it asks otherwise. */
+export const READ_ONLY_SESSION = '-c default_transaction_read_only=on';
+
+/**
  * A pg pool whose idle clients cannot crash the process: a server restart or an administrator
  * terminating connections surfaces as an 'error' event, which pg rethrows when nobody listens.
+ * `startupOption` is sent with the connection itself, so it is in force before the first query.
  */
-export function newPool(dsn: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ ...pgConfig(dsn), max });
+export function newPool(dsn: string, max: number, startupOption?: string): pg.Pool {
+  const config = startupOption ? withStartupOption(pgConfig(dsn), startupOption) : pgConfig(dsn);
+  const pool = new pg.Pool({ ...config, max });
   pool.on('error', (err) => console.error('database connection lost:', err.message));
   return pool;
 }
@@ -123,12 +143,9 @@ export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
     const db = new Kysely<DB>({ dialect: withAmbientTransactions(new SqliteDialect({ database: cachingStatements(conn) }), true), plugins: sqlitePlugins() });
     return { db, kind: 'sqlite', dialect: sqliteDialect, sqlite: conn, close: () => db.destroy() };
   }
-  const pool = newPool(options.dsn, options.maxConnections || 10);
-  if (options.readonly) {
-    pool.on('connect', (client) => {
-      client.query('SET default_transaction_read_only = on').catch(() => undefined);
-    });
-  }
+  // Read-only as a startup option, not a SET sent on 'connect': that SET was not awaited, so the
+  // pool's first query went to a client still executing it, which pg 8 deprecates and pg 9 removes.
+  const pool = newPool(options.dsn, options.maxConnections || 10, options.readonly ? READ_ONLY_SESSION : undefined);
   const db = new Kysely<DB>({ dialect: withAmbientTransactions(new PostgresDialect({ pool })) });
   return { db, kind: 'postgres', dialect: postgresDialect, close: () => db.destroy() };
 }
