@@ -2088,38 +2088,8 @@ SET
   LOCAL statement_timeout = 1000;
 -- params: []
 
-WITH RECURSIVE
-  scope_tree (root, id, depth) AS (
-    SELECT
-      id,
-      id,
-      0
-    FROM
-      groups
-    WHERE
-      id IN ($1, $2, $3)
-    UNION
-    SELECT
-      s.root,
-      g.id,
-      s.depth + 1
-    FROM
-      scope_tree s
-      CROSS JOIN LATERAL (
-        SELECT
-          g.id
-        FROM
-          groups g
-        WHERE
-          g.owner_id = s.id
-        OFFSET
-          0
-      ) g
-    WHERE
-      s.depth < 50
-  )
 SELECT
-  r.mrql_scope,
+  r.id AS mrql_scope,
   e.id,
   e.name,
   e.description,
@@ -2131,26 +2101,42 @@ SELECT
   e.note_type_id,
   e.start_date,
   e.end_date,
-  e.share_token,
-  r.mrql_rank
+  e.share_token
 FROM
-  (
+  groups r
+  CROSS JOIN LATERAL (
+    WITH RECURSIVE
+      t (id, depth) AS (
+        SELECT
+          r.id,
+          0
+        UNION
+        SELECT
+          g.id,
+          t.depth + 1
+        FROM
+          t
+          CROSS JOIN LATERAL (
+            SELECT
+              g.id
+            FROM
+              groups g
+            WHERE
+              g.owner_id = t.id
+            OFFSET
+              0
+          ) g
+        WHERE
+          t.depth < 50
+      )
     SELECT
-      st.root AS mrql_scope,
-      e.id AS mrql_id,
-      row_number() OVER (
-        PARTITION BY
-          st.root
-        ORDER BY
-          e.created_at DESC
-      ) AS mrql_rank
+      e.id
     FROM
       (
         SELECT DISTINCT
-          root,
           id
         FROM
-          scope_tree
+          t
       ) st
       CROSS JOIN LATERAL (
         SELECT
@@ -2179,7 +2165,7 @@ FROM
                 note_tags j1
               WHERE
                 j1.note_id = e.id
-                AND j1.tag_id = $4
+                AND j1.tag_id = $1
               LIMIT
                 1
               OFFSET
@@ -2189,17 +2175,22 @@ FROM
         ORDER BY
           e.created_at DESC
         LIMIT
-          $5
+          $2
       ) e
-  ) r
-  LEFT JOIN notes e ON e.id = r.mrql_id
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      $3
+    OFFSET
+      $4
+  ) page
+  JOIN notes e ON e.id = page.id
 WHERE
-  r.mrql_rank > $6
-  AND r.mrql_rank <= $7
+  r.id IN ($5, $6, $7)
 ORDER BY
-  r.mrql_scope,
-  r.mrql_rank;
--- params: [2,3,5,3,20,0,20]
+  r.id,
+  e.created_at DESC;
+-- params: [3,20,20,0,2,3,5]
 
 COMMIT;
 -- params: []
@@ -2211,38 +2202,8 @@ SET
   LOCAL statement_timeout = 1000;
 -- params: []
 
-WITH RECURSIVE
-  scope_tree (root, id, depth) AS (
-    SELECT
-      id,
-      id,
-      0
-    FROM
-      groups
-    WHERE
-      id IN ($1, $2)
-    UNION
-    SELECT
-      s.root,
-      g.id,
-      s.depth + 1
-    FROM
-      scope_tree s
-      CROSS JOIN LATERAL (
-        SELECT
-          g.id
-        FROM
-          groups g
-        WHERE
-          g.owner_id = s.id
-        OFFSET
-          0
-      ) g
-    WHERE
-      s.depth < 50
-  )
 SELECT
-  r.mrql_scope,
+  r.id AS mrql_scope,
   e.id,
   e.name,
   e.description,
@@ -2258,26 +2219,42 @@ SELECT
   e.height,
   e.original_name,
   e.original_location,
-  e.hash,
-  r.mrql_rank
+  e.hash
 FROM
-  (
+  groups r
+  CROSS JOIN LATERAL (
+    WITH RECURSIVE
+      t (id, depth) AS (
+        SELECT
+          r.id,
+          0
+        UNION
+        SELECT
+          g.id,
+          t.depth + 1
+        FROM
+          t
+          CROSS JOIN LATERAL (
+            SELECT
+              g.id
+            FROM
+              groups g
+            WHERE
+              g.owner_id = t.id
+            OFFSET
+              0
+          ) g
+        WHERE
+          t.depth < 50
+      )
     SELECT
-      st.root AS mrql_scope,
-      e.id AS mrql_id,
-      row_number() OVER (
-        PARTITION BY
-          st.root
-        ORDER BY
-          e.id
-      ) AS mrql_rank
+      e.id
     FROM
       (
         SELECT DISTINCT
-          root,
           id
         FROM
-          scope_tree
+          t
       ) st
       CROSS JOIN LATERAL (
         SELECT
@@ -2305,24 +2282,29 @@ FROM
             1 = 1
             AND (
               CASE
-                WHEN jsonb_typeof((e.meta #> '{rating}')) = 'number' THEN (e.meta #>> '{rating}')::numeric > $3
+                WHEN jsonb_typeof((e.meta #> '{rating}')) = 'number' THEN (e.meta #>> '{rating}')::numeric > $1
               END
             )
           )
         ORDER BY
           e.id
         LIMIT
-          $4
+          $2
       ) e
-  ) r
-  LEFT JOIN resources e ON e.id = r.mrql_id
+    ORDER BY
+      e.id
+    LIMIT
+      $3
+    OFFSET
+      $4
+  ) page
+  JOIN resources e ON e.id = page.id
 WHERE
-  r.mrql_rank > $5
-  AND r.mrql_rank <= $6
+  r.id IN ($5, $6)
 ORDER BY
-  r.mrql_scope,
-  r.mrql_rank;
--- params: [2,3,2,5,0,5]
+  r.id,
+  e.id;
+-- params: [2,5,5,0,2,3]
 
 COMMIT;
 -- params: []
