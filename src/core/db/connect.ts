@@ -117,6 +117,17 @@ export function newPool(dsn: string, max: number): pg.Pool {
   return pool;
 }
 
+/** The pg pool behind each PostgreSQL Kysely instance `connect` opened. */
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool behind `db` when `connect` opened it on PostgreSQL, for the few statements that
+ * need the wire protocol Kysely does not expose (`pg-prefixed.ts`); undefined otherwise.
+ */
+export function pgPoolOf(db: object): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
   if (options.kind === 'sqlite') {
     const conn = openSqlite(options.dsn, options.readonly);
@@ -130,5 +141,6 @@ export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
     });
   }
   const db = new Kysely<DB>({ dialect: withAmbientTransactions(new PostgresDialect({ pool })) });
+  pools.set(db, pool);
   return { db, kind: 'postgres', dialect: postgresDialect, close: () => db.destroy() };
 }

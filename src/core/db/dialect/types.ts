@@ -220,7 +220,7 @@ export interface Dialect {
   };
 
   // ---- execution
-  /** Statement that bounds the following statements of a transaction to `ms`, or null. */
+  /** Statement that bounds the following statements of a transaction (explicit, or the implicit one of statements sent under one Sync) to `ms`, or null. */
   statementTimeout(ms: number): string | null;
   /** Whether a driver error is the statement timeout firing. */
   isTimeout(error: unknown): boolean;
