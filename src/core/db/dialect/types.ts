@@ -149,8 +149,6 @@ export interface Dialect {
      * `top`; null when the term or engine has no such path.
      */
     rankProfiles(b: Binder, table: string, terms: FullTextTerms): string | null;
-    /** The profiles of `rankProfiles`' rows best first, or null when the page should rank every match. */
-    orderProfiles(rows: readonly Record<string, unknown>[]): number[] | null;
     /**
      * The same profiles in groups of equal relevance best first, for a caller that must keep the
      * engine's exact order (rows of a group by id); null when the page should rank every match.
