@@ -1,8 +1,6 @@
 -- MrqlRepository.rows (scalar filter, folded sort)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -38,14 +36,9 @@ LIMIT
   $3;
 -- params: [10485760,"sun%",20]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (string equality, IN, null checks)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -80,14 +73,9 @@ LIMIT
   $4;
 -- params: ["kickoff",1,2,50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (datetime relative and text match)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -117,14 +105,9 @@ LIMIT
   $4;
 -- params: ["2025-01-25T12:00:00.000Z","UTC","%2025-01%",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (meta paths: number, bool, string, empty, sort)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -205,14 +188,9 @@ LIMIT
   $3;
 -- params: [3,"%x1%",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (meta IN and relative date)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -244,14 +222,9 @@ LIMIT
   $4;
 -- params: ["high","low","2025-01-25T12:00:00",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (tags by id, name, pattern, list, empty)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -263,13 +236,8 @@ WHERE
   lower(name) IN (CAST($1 AS text));
 -- params: ["holiday"]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -376,14 +344,9 @@ LIMIT
   $5;
 -- params: [3,"hol%",7,"a",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (owner, parent chain, children, recursive)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -511,14 +474,9 @@ LIMIT
   $5;
 -- params: ["projects","%alp%","studio",1,50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (counts)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -569,14 +527,9 @@ LIMIT
   $2;
 -- params: [2,50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (regex; refused before translation on SQLite)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -612,14 +565,9 @@ LIMIT
   $3;
 -- params: ["^sun(rise|set)","night",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (full text ranked)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -657,14 +605,9 @@ LIMIT
   $4;
 -- params: ["harbour light","harbour light","harbour light",10]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (one-word full text ranked)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -704,14 +647,9 @@ LIMIT
   $2;
 -- params: ["harbour",10]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (one-word full text ranked, filtered)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -748,14 +686,9 @@ LIMIT
   $3;
 -- params: ["harbour",2,10]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (full text in OR, ranked)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -794,14 +727,9 @@ LIMIT
   $4;
 -- params: ["launch","launch","todo",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (similarity with distance)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -894,14 +822,9 @@ LIMIT
   $13;
 -- params: [1,8,5,1,8,5,1,8,5,1,8,5,50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (context scope, page 3)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -977,14 +900,9 @@ OFFSET
   $4;
 -- params: [5,60,20,40]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (principal scope, groups)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -1052,17 +970,12 @@ LIMIT
   $3;
 -- params: [9,50,50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (scope of a missing anchor: runs nothing)
 -- (no statement)
 
 -- MrqlRepository.rows (scope by id)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -1108,14 +1021,9 @@ SELECT
   ) AS total;
 -- params: [4]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (scope by name)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -1170,14 +1078,9 @@ ORDER BY
   m.id;
 -- params: ["projects","projects"]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (cross-entity top n)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1207,13 +1110,8 @@ LIMIT
   $2;
 -- params: ["%a%",10]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1239,13 +1137,8 @@ LIMIT
   $2;
 -- params: ["%a%",10]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1269,14 +1162,9 @@ LIMIT
   $2;
 -- params: ["%a%",10]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (cross-entity random)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1342,13 +1230,8 @@ SELECT
   ) AS group_max;
 -- params: []
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1377,13 +1260,8 @@ FROM
   ) c;
 -- params: ["%a%",5,"%a%"]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1412,13 +1290,8 @@ FROM
   ) c;
 -- params: ["%a%",5,"%a%"]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1446,15 +1319,10 @@ FROM
       e.name ILIKE CAST($3 AS text) ESCAPE '\'
   ) c;
 -- params: ["%a%",5,"%a%"]
-
-COMMIT;
--- params: []
 
 -- MrqlRepository.rows (random order)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1478,14 +1346,9 @@ LIMIT
   $1;
 -- params: [3]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (GROUP BY aggregates, HAVING)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1512,14 +1375,9 @@ LIMIT
   $2;
 -- params: [1,10]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (GROUP BY contentType COUNT() of all resources: the count table)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1540,14 +1398,9 @@ LIMIT
   $1;
 -- params: [20]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (GROUP BY meta and month)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1624,14 +1477,9 @@ LIMIT
   $2;
 -- params: ["UTC",50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (GROUP BY relation)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1659,14 +1507,9 @@ LIMIT
   $1;
 -- params: [50]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (buckets: key discovery of an unfiltered key)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1719,14 +1562,9 @@ LIMIT
   $1;
 -- params: [1001]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (buckets: key discovery)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1774,14 +1612,9 @@ LIMIT
   $2;
 -- params: ["UTC",1001]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (buckets: items of two buckets)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -1859,14 +1692,9 @@ FROM
   ) b1;
 -- params: [0,1000,"image/png","UTC","2024-03-10",3,1,1000,"UTC","2024-03-11",3]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (cross-entity random: probe of drawn ids)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -1912,14 +1740,9 @@ SELECT
   ) AS total;
 -- params: [4]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (nested queries of a card list: one statement)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -2078,48 +1901,13 @@ FROM
   ) x1;
 -- params: [2,20,20,3,2,5,5]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (one nested query under many scopes)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
-WITH RECURSIVE
-  scope_tree (root, id, depth) AS (
-    SELECT
-      id,
-      id,
-      0
-    FROM
-      groups
-    WHERE
-      id IN ($1, $2, $3)
-    UNION
-    SELECT
-      s.root,
-      g.id,
-      s.depth + 1
-    FROM
-      scope_tree s
-      CROSS JOIN LATERAL (
-        SELECT
-          g.id
-        FROM
-          groups g
-        WHERE
-          g.owner_id = s.id
-        OFFSET
-          0
-      ) g
-    WHERE
-      s.depth < 50
-  )
 SELECT
-  r.mrql_scope,
+  r.id AS mrql_scope,
   e.id,
   e.name,
   e.description,
@@ -2131,26 +1919,42 @@ SELECT
   e.note_type_id,
   e.start_date,
   e.end_date,
-  e.share_token,
-  r.mrql_rank
+  e.share_token
 FROM
-  (
+  groups r
+  CROSS JOIN LATERAL (
+    WITH RECURSIVE
+      t (id, depth) AS (
+        SELECT
+          r.id,
+          0
+        UNION
+        SELECT
+          g.id,
+          t.depth + 1
+        FROM
+          t
+          CROSS JOIN LATERAL (
+            SELECT
+              g.id
+            FROM
+              groups g
+            WHERE
+              g.owner_id = t.id
+            OFFSET
+              0
+          ) g
+        WHERE
+          t.depth < 50
+      )
     SELECT
-      st.root AS mrql_scope,
-      e.id AS mrql_id,
-      row_number() OVER (
-        PARTITION BY
-          st.root
-        ORDER BY
-          e.created_at DESC
-      ) AS mrql_rank
+      e.id
     FROM
       (
         SELECT DISTINCT
-          root,
           id
         FROM
-          scope_tree
+          t
       ) st
       CROSS JOIN LATERAL (
         SELECT
@@ -2179,7 +1983,7 @@ FROM
                 note_tags j1
               WHERE
                 j1.note_id = e.id
-                AND j1.tag_id = $4
+                AND j1.tag_id = $1
               LIMIT
                 1
               OFFSET
@@ -2189,60 +1993,30 @@ FROM
         ORDER BY
           e.created_at DESC
         LIMIT
-          $5
+          $2
       ) e
-  ) r
-  LEFT JOIN notes e ON e.id = r.mrql_id
+    ORDER BY
+      e.created_at DESC
+    LIMIT
+      $3
+    OFFSET
+      $4
+  ) page
+  JOIN notes e ON e.id = page.id
 WHERE
-  r.mrql_rank > $6
-  AND r.mrql_rank <= $7
+  r.id IN ($5, $6, $7)
 ORDER BY
-  r.mrql_scope,
-  r.mrql_rank;
--- params: [2,3,5,3,20,0,20]
-
-COMMIT;
--- params: []
+  r.id,
+  e.created_at DESC;
+-- params: [3,20,20,0,2,3,5]
 
 -- MrqlRepository.rows (one nested query under many scopes, in id order)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
-WITH RECURSIVE
-  scope_tree (root, id, depth) AS (
-    SELECT
-      id,
-      id,
-      0
-    FROM
-      groups
-    WHERE
-      id IN ($1, $2)
-    UNION
-    SELECT
-      s.root,
-      g.id,
-      s.depth + 1
-    FROM
-      scope_tree s
-      CROSS JOIN LATERAL (
-        SELECT
-          g.id
-        FROM
-          groups g
-        WHERE
-          g.owner_id = s.id
-        OFFSET
-          0
-      ) g
-    WHERE
-      s.depth < 50
-  )
 SELECT
-  r.mrql_scope,
+  r.id AS mrql_scope,
   e.id,
   e.name,
   e.description,
@@ -2258,26 +2032,42 @@ SELECT
   e.height,
   e.original_name,
   e.original_location,
-  e.hash,
-  r.mrql_rank
+  e.hash
 FROM
-  (
+  groups r
+  CROSS JOIN LATERAL (
+    WITH RECURSIVE
+      t (id, depth) AS (
+        SELECT
+          r.id,
+          0
+        UNION
+        SELECT
+          g.id,
+          t.depth + 1
+        FROM
+          t
+          CROSS JOIN LATERAL (
+            SELECT
+              g.id
+            FROM
+              groups g
+            WHERE
+              g.owner_id = t.id
+            OFFSET
+              0
+          ) g
+        WHERE
+          t.depth < 50
+      )
     SELECT
-      st.root AS mrql_scope,
-      e.id AS mrql_id,
-      row_number() OVER (
-        PARTITION BY
-          st.root
-        ORDER BY
-          e.id
-      ) AS mrql_rank
+      e.id
     FROM
       (
         SELECT DISTINCT
-          root,
           id
         FROM
-          scope_tree
+          t
       ) st
       CROSS JOIN LATERAL (
         SELECT
@@ -2305,33 +2095,33 @@ FROM
             1 = 1
             AND (
               CASE
-                WHEN jsonb_typeof((e.meta #> '{rating}')) = 'number' THEN (e.meta #>> '{rating}')::numeric > $3
+                WHEN jsonb_typeof((e.meta #> '{rating}')) = 'number' THEN (e.meta #>> '{rating}')::numeric > $1
               END
             )
           )
         ORDER BY
           e.id
         LIMIT
-          $4
+          $2
       ) e
-  ) r
-  LEFT JOIN resources e ON e.id = r.mrql_id
+    ORDER BY
+      e.id
+    LIMIT
+      $3
+    OFFSET
+      $4
+  ) page
+  JOIN resources e ON e.id = page.id
 WHERE
-  r.mrql_rank > $5
-  AND r.mrql_rank <= $6
+  r.id IN ($5, $6)
 ORDER BY
-  r.mrql_scope,
-  r.mrql_rank;
--- params: [2,3,2,5,0,5]
-
-COMMIT;
--- params: []
+  r.id,
+  e.id;
+-- params: [2,5,5,0,2,3]
 
 -- MrqlRepository.rows (hydrate sampled ids)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 SELECT
@@ -2353,14 +2143,9 @@ WHERE
   e.id IN ($1, $2, $3);
 -- params: [3,1,2]
 
-COMMIT;
--- params: []
-
 -- MrqlRepository.rows (total count)
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -2426,13 +2211,8 @@ WHERE
   );
 -- params: [2,"red"]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -2498,13 +2278,8 @@ WHERE
   );
 -- params: [2,"red"]
 
-COMMIT;
--- params: []
-
-BEGIN;
-
-SET
-  LOCAL statement_timeout = 1000;
+SELECT
+  set_config('statement_timeout', '1000', TRUE);
 -- params: []
 
 WITH RECURSIVE
@@ -2569,9 +2344,6 @@ WHERE
     )
   );
 -- params: [2,"red"]
-
-COMMIT;
--- params: []
 
 -- MrqlRepository.plans (explain with the native plan)
 EXPLAIN (FORMAT JSON)

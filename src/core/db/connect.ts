@@ -137,6 +137,17 @@ export function newPool(dsn: string, max: number, startupOption?: string): pg.Po
   return pool;
 }
 
+/** The pg pool behind each PostgreSQL Kysely instance `connect` opened. */
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool behind `db` when `connect` opened it on PostgreSQL, for the few statements that
+ * need the wire protocol Kysely does not expose (`pg-prefixed.ts`); undefined otherwise.
+ */
+export function pgPoolOf(db: object): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
   if (options.kind === 'sqlite') {
     const conn = openSqlite(options.dsn, options.readonly);
@@ -147,5 +158,6 @@ export function connect<DB>(options: ConnectOptions): DbHandle<DB> {
   // pool's first query went to a client still executing it, which pg 8 deprecates and pg 9 removes.
   const pool = newPool(options.dsn, options.maxConnections || 10, options.readonly ? READ_ONLY_SESSION : undefined);
   const db = new Kysely<DB>({ dialect: withAmbientTransactions(new PostgresDialect({ pool })) });
+  pools.set(db, pool);
   return { db, kind: 'postgres', dialect: postgresDialect, close: () => db.destroy() };
 }

@@ -3,7 +3,7 @@
 // shortcodes, benchmarks) runs queries through it. Statements come from statements.ts and run
 // through the repository.
 import { createHash, randomInt } from 'node:crypto';
-import type { Dialect } from '../../core/db/dialect/index.js';
+import { profileOrder, type Dialect } from '../../core/db/dialect/index.js';
 import { interpolate, type Statement } from '../../core/db/sql-text.js';
 import { isScoped } from '../auth/principal.js';
 import type { Expr, Query } from './ast.js';
@@ -96,7 +96,7 @@ export class MrqlEngine {
   /** Parse, bind, validate, compute limits and resolve scope (stages 1–8). */
   async prepare(text: string, opts: RunOptions, stats: Stats, memo?: PrepareMemo): Promise<Prepared> {
     let base: Unscoped;
-    const key = memo && memoKey(text, opts);
+    const key = memo && requestKey(text, opts);
     const hit = key === undefined ? undefined : memo!.get(key);
     if (hit) base = hit;
     else {
@@ -222,7 +222,7 @@ export class MrqlEngine {
     if (p.entity === 'unspecified') return this.crossEntity(p, env, stats);
     if (p.scope.kind === 'nothing' || p.limit === 0) return this.flatShape(p, { [p.entity]: [] });
     const lookup = statements.rankProfiles(p, p.entity, env);
-    if (lookup) env.rankProfiles = this.dialect.fullText.orderProfiles(await this.run(lookup, stats)) ?? undefined;
+    if (lookup) env.rankProfiles = profileOrder(await this.run(lookup, stats)) ?? undefined;
     const rows = await this.run(statements.flat(p, p.entity, env, p.limit, p.offset, p.entity), stats);
     return this.flatShape(p, { [p.entity]: rows.map((r) => entityObject(p.entity as Entity, r)) });
   }
@@ -259,7 +259,8 @@ export class MrqlEngine {
       const items = all;
       // The same query under many scopes (small ones, without a scope look-up): one walk for all.
       const first = items[0];
-      const sameQuery = items.every(({ i, p }) => sameRequest(list[i], list[first.i]) && p.scope.kind === 'context' && !p.scope.large);
+      const firstKey = requestKey(list[first.i].text, list[first.i].opts);
+      const sameQuery = items.every(({ i, p }) => requestKey(list[i].text, list[i].opts) === firstKey && p.scope.kind === 'context' && !p.scope.large);
       if (items.length > 1 && sameQuery) {
         const roots = items.map(({ p }) => (p.scope as { id: number }).id);
         try {
@@ -682,17 +683,16 @@ export class MrqlEngine {
 /** What `prepare` computes from the text and options alone (or the error it throws). */
 type Unscoped = { p: Omit<Prepared, 'scope'>; late?: MrqlError } | { error: unknown };
 
-/** Unscoped preparations by `memoKey`, shared by the requests of one `executeMany`. */
+/** Unscoped preparations by `requestKey`, shared by the requests of one `executeMany`. */
 type PrepareMemo = Map<string, Unscoped>;
 
-/** The options the text-only stages read: parameters, limit, page, offset and buckets (not scope or principal). */
-function memoKey(text: string, opts: RunOptions): string {
-  return JSON.stringify([text, opts.params ?? {}, opts.limit, opts.page, opts.offset, opts.buckets]);
-}
-
-/** Same text and parameters: the two requests differ at most in their scope and principal. */
-function sameRequest(a: { text: string; opts: RunOptions }, b: { text: string; opts: RunOptions }): boolean {
-  return a.text === b.text && JSON.stringify(a.opts.params ?? {}) === JSON.stringify(b.opts.params ?? {}) && a.opts.limit === b.opts.limit && a.opts.page === b.opts.page && a.opts.offset === b.opts.offset && a.opts.fields === b.opts.fields;
+/**
+ * What a request's answer depends on besides its scope and principal: the text, parameters,
+ * limit, page, offset, buckets and the fields asked for. Equal keys share one preparation, and
+ * requests with equal keys under different small scopes share one statement.
+ */
+function requestKey(text: string, opts: RunOptions): string {
+  return JSON.stringify([text, opts.params ?? {}, opts.limit, opts.page, opts.offset, opts.buckets, opts.fields]);
 }
 
 /** A subtree with at least a tenth of all groups counts as large. */

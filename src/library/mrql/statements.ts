@@ -199,9 +199,9 @@ export function flatBatch(ps: Prepared[], entity: Entity, env: Env): Statement {
 
 /**
  * One flat query run under many small scopes at once (the same nested `[mrql]` on every card of
- * a list): one recursive walk from all the roots, each subtree group's top rows through the
- * owner index (`dialect.groupTopRows`), then each root's top rows; `mrql_scope` names the root.
- * Null when the query's order needs a join. `columns`: the entity columns the page returns.
+ * a list): each subtree group's top rows through the owner index (`dialect.groupTopRows`), then
+ * each root's top rows; `mrql_scope` names the root. Null when the query's order needs a join.
+ * `columns`: the entity columns the page returns.
  */
 export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: Env, columns = COLUMNS[entity]): Statement | null {
   if (roots.length === 0) return null;
@@ -213,30 +213,34 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
   const col = entity === 'group' ? 'id' : 'owner_id';
   const terms = order.terms.length ? order.terms : ['e.id'];
   const n = p.limit + p.offset;
-  const cte =
-    `WITH RECURSIVE scope_tree(root, id, depth) AS (SELECT id, id, 0 FROM groups WHERE id IN (${roots.map((r) => tx.b.p(r)).join(', ')}) ` +
-    `UNION SELECT s.root, g.id, s.depth + 1 FROM scope_tree s ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = s.id')} WHERE s.depth < 50) `;
   const top = env.dialect.groupTopRows({ table: TABLE[entity], cols: selectList(entity), on: `e.${col} = st.id${whereText}`, order: terms, limit: tx.b.p(n), kth: tx.b.p(n - 1) });
-  if (!env.dialect.planner.lateralSmallSubtree) {
-    // SQLite: each root's page is a correlated list of its subtree's top ids, sorted with LIMIT
-    // (a top-N sort); a window ranking every subtree group's candidates (3,000 rows for the
-    // benchmark's 400) cost more than the rest of the statement.
-    const page = `SELECT e.id FROM (SELECT DISTINCT id FROM scope_tree WHERE root = r.id) st ${top} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(p.limit)} OFFSET ${tx.b.p(p.offset)}`;
+  const rootList = () => roots.map((r) => tx.b.p(r)).join(', ');
+  if (env.dialect.planner.lateralSmallSubtree) {
+    // PostgreSQL: a LATERAL per root walks that root's subtree and sorts its groups' top rows
+    // with LIMIT/OFFSET (a top-N sort of ~150 ids per root); then only the page's rows are read
+    // whole. One walk from all roots ranked by a window sorted every candidate at once (2,920
+    // ids for the benchmark's 400) and cost twice the statement (mrql.md §23.3, nested-mrql).
+    const walk =
+      `WITH RECURSIVE t(id, depth) AS (SELECT r.id, 0 ` +
+      `UNION SELECT g.id, t.depth + 1 FROM t ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = t.id')} WHERE t.depth < 50) `;
+    const page = `${walk}SELECT e.id FROM (SELECT DISTINCT id FROM t) st ${top} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(p.limit)} OFFSET ${tx.b.p(p.offset)}`;
     return tx.b.finish(
       `${entity} scopes`,
-      `${cte}SELECT r.id AS mrql_scope, ${selectList(entity, 'e', columns)} FROM groups r CROSS JOIN ${TABLE[entity]} e ON e.id IN (${page}) ` +
-        `WHERE r.id IN (${roots.map((x) => tx.b.p(x)).join(', ')}) ORDER BY r.id, ${terms.join(', ')}`,
+      `SELECT r.id AS mrql_scope, ${selectList(entity, 'e', columns)} FROM groups r CROSS JOIN LATERAL (${page}) page ` +
+        `JOIN ${TABLE[entity]} e ON e.id = page.id WHERE r.id IN (${rootList()}) ORDER BY r.id, ${terms.join(', ')}`,
     );
   }
-  // Ranked by id only, so the window sorts narrow rows; only each root's page is then read
-  // whole. LEFT JOIN keeps SQLite from scanning the table for that join (every id is there).
-  const ranked =
-    `SELECT st.root AS mrql_scope, e.id AS mrql_id, row_number() OVER (PARTITION BY st.root ORDER BY ${terms.join(', ')}) AS mrql_rank ` +
-    `FROM (SELECT DISTINCT root, id FROM scope_tree) st ${top}`;
+  // SQLite (no LATERAL): one walk from all the roots; each root's page is a correlated list of
+  // its subtree's top ids, sorted with LIMIT (a top-N sort); a window ranking every subtree
+  // group's candidates (3,000 rows for the benchmark's 400) cost more than the rest.
+  const cte =
+    `WITH RECURSIVE scope_tree(root, id, depth) AS (SELECT id, id, 0 FROM groups WHERE id IN (${rootList()}) ` +
+    `UNION SELECT s.root, g.id, s.depth + 1 FROM scope_tree s ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = s.id')} WHERE s.depth < 50) `;
+  const page = `SELECT e.id FROM (SELECT DISTINCT id FROM scope_tree WHERE root = r.id) st ${top} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(p.limit)} OFFSET ${tx.b.p(p.offset)}`;
   return tx.b.finish(
     `${entity} scopes`,
-    `${cte}SELECT r.mrql_scope, ${selectList(entity, 'e', columns)}, r.mrql_rank FROM (${ranked}) r LEFT JOIN ${TABLE[entity]} e ON e.id = r.mrql_id ` +
-      `WHERE r.mrql_rank > ${tx.b.p(p.offset)} AND r.mrql_rank <= ${tx.b.p(n)} ORDER BY r.mrql_scope, r.mrql_rank`,
+    `${cte}SELECT r.id AS mrql_scope, ${selectList(entity, 'e', columns)} FROM groups r CROSS JOIN ${TABLE[entity]} e ON e.id IN (${page}) ` +
+      `WHERE r.id IN (${rootList()}) ORDER BY r.id, ${terms.join(', ')}`,
   );
 }
 

@@ -41,6 +41,8 @@ export function carrierIdOf(ctx: EntityContext): number | null {
 export class Lookups {
   private readonly carriers = new Map<string, Carrier | null>();
   private readonly chains = new Map<number, { parent: number | null; root: number }>();
+  /** Groups of a batch whose chains may be asked for: loaded with the first chain asked for. */
+  private readonly wanted = new Set<number>();
 
   constructor(
     private readonly repo: TemplateRepository,
@@ -68,9 +70,19 @@ export class Lookups {
     return id === null ? null : (this.carriers.get(`${type}:${id}`) ?? null);
   }
 
-  /** Loads parent and root of each group (one recursive statement for the whole batch). */
+  /**
+   * Notes the groups of a batch whose parent and root a card may ask for. Nothing is read yet:
+   * the first card that asks (`anchorsOf`: scope="parent"/"root", [link to="owner"/"root"])
+   * loads them all in one statement; a list whose cards never ask reads no chain.
+   */
+  wantChains(groupIds: number[]): void {
+    for (const id of groupIds) if (!this.chains.has(id)) this.wanted.add(id);
+  }
+
+  /** Loads parent and root of each group, and of every group `wantChains` noted (one recursive statement). */
   async loadChains(groupIds: number[]): Promise<void> {
-    const missing = [...new Set(groupIds)].filter((id) => !this.chains.has(id));
+    const missing = [...new Set([...groupIds, ...this.wanted])].filter((id) => !this.chains.has(id));
+    this.wanted.clear();
     if (!missing.length) return;
     const rows = await this.counted(this.repo.chains(missing));
     const byStart = new Map<number, typeof rows>();
@@ -85,9 +97,15 @@ export class Lookups {
     }
   }
 
+  /** The scope anchor alone: the group itself or the owner, read from the entity (no chain needed). */
+  static scopeOf(type: Entity, entity: Record<string, unknown>): number | null {
+    return (type === 'group' ? (entity.ID as number | undefined) : (entity.OwnerId as number | null | undefined)) ?? null;
+  }
+
+  /** All three anchors; parent and root need the chain loaded first (`loadChains`). */
   anchorsFor(type: Entity, entity: Record<string, unknown>): Anchors {
-    const scope = type === 'group' ? (entity.ID as number) : ((entity.OwnerId as number | null) ?? null);
-    if (scope === null || scope === undefined) return { scope: null, parent: null, root: null };
+    const scope = Lookups.scopeOf(type, entity);
+    if (scope === null) return { scope: null, parent: null, root: null };
     const c = this.chains.get(scope);
     return { scope, parent: c?.parent ?? null, root: c?.root ?? scope };
   }

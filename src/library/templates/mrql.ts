@@ -56,19 +56,22 @@ function items(result: MrqlResult): { type: Entity; entity: EntityObject }[] {
   ];
 }
 
-/** Loads carriers and group chains for a batch of entities (one lookup per kind, one for chains). */
+/**
+ * Loads carriers for a batch of entities (one lookup per kind) and notes their groups, whose
+ * chains are read in one lookup only if a card asks for a parent or root anchor.
+ */
 async function prepareBatch(state: RenderState, list: { type: Entity; entity: EntityObject }[]): Promise<void> {
   for (const type of ['resource', 'note', 'group'] as const) {
     const ids = list.filter((x) => x.type === type).map((x) => carrierIdOf({ type, entity: x.entity })).filter((v): v is number => v !== null);
     if (ids.length) await state.lookups.loadCarriers(type, ids);
   }
-  const bases = list.flatMap((x) => Lookups.baseIds(x.type, [x.entity]));
-  if (bases.length) await state.lookups.loadChains(bases);
+  state.lookups.wantChains(list.flatMap((x) => Lookups.baseIds(x.type, [x.entity])));
 }
 
+/** A card's context; its anchors are left to `anchorsOf`, which loads the batch's chains when first asked. */
 function contextOf(state: RenderState, type: Entity, entity: EntityObject): EntityContext {
   const carrier = state.lookups.carrier(type, carrierIdOf({ type, entity }));
-  return { type, entity, anchors: state.lookups.anchorsFor(type, entity), metaSchema: carrier?.metaSchema };
+  return { type, entity, metaSchema: carrier?.metaSchema };
 }
 
 /** The CustomMRQLResult card of one entity, with its carrier's CSS the first time (§16). */
@@ -169,10 +172,9 @@ async function inlineRequest(s: Scope, text: string, attrs: Record<string, strin
   if (!hasScope(text)) {
     const scope = attrs.scope ?? (s.ctx.globalScope ? 'global' : 'entity');
     if (/^\d+$/.test(scope)) contextScope = Number(scope) || undefined;
-    else if (scope !== 'global') {
-      const anchors = await anchorsOf(s);
-      contextScope = scope === 'parent' ? anchors.parent : scope === 'root' ? anchors.root : anchors.scope;
-    }
+    else if (scope === 'parent' || scope === 'root') contextScope = (await anchorsOf(s))[scope];
+    // The entity's own scope needs no chain.
+    else if (scope !== 'global') contextScope = s.ctx.anchors?.scope ?? Lookups.scopeOf(s.ctx.type, s.ctx.entity);
   }
   // A narrowed answer is cached apart: a template running the same query reads every field.
   const key = JSON.stringify([text, params, limit, buckets, contextScope ?? (contextScope === null ? 'none' : 'global'), links]);

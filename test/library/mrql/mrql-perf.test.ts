@@ -162,6 +162,32 @@ describe('nested [mrql] of a card list in one statement (§23.3 nested-mrql)', (
     expect(list).toContain('<ul class="mrql-list"><li><a href="/resource?id=1">sunrise.jpg</a>');
   });
 
+  it('reads the group chains of a card list once, and only when a card asks for a parent or root', async () => {
+    const sc = t.mrql.shortcodes;
+    const listed = async (card: string) => {
+      await api('POST', '/v1/category', { ID: 7, Name: 'cat7', CustomMRQLResult: card });
+      await api('POST', '/v1/category', { ID: 8, Name: 'cat8', CustomMRQLResult: card });
+      const stats = { statements: 0, rows: 0 };
+      const mrqlBefore = engine.statementsRun;
+      const html = await sc.render(`[mrql query='type = group AND category IN (7, 8) ORDER BY id' scope="global"]`, { type: 'group', entity: { ID: 4, Meta: {} } }, sc.state(undefined, stats));
+      // The render's statements less the MRQL ones: carrier and chain lookups.
+      return { html, lookups: stats.statements - (engine.statementsRun - mrqlBefore) };
+    };
+    // Each card's own scope (the group itself) needs no chain: the carriers are the only lookup.
+    expect((await listed(`<section>[mrql query='type = resource ORDER BY id' format="compact"]</section>`)).lookups).toBe(1);
+    // Parent and root scopes and a link to the root: one chain lookup serves every card (groups
+    // 1, 2 and 3 of the fixture: no parent, parent 1, parent 2; root 1 for all).
+    const card = `<section>[link to="root"] [mrql query='type = resource ORDER BY id' format="compact" scope="parent"] [mrql query='type = note ORDER BY id' format="compact" scope="root"]</section>`;
+    const { html, lookups } = await listed(card);
+    expect(lookups).toBe(2);
+    const groups = ((await engine.execute('type = group AND category IN (7, 8) ORDER BY id')) as FlatResult).groups;
+    let cards = '';
+    for (const g of groups) cards += await sc.render(card, { type: 'group', entity: g }, sc.state());
+    expect(html).toBe(`<div class="mrql-results"><div class="mrql-cards">${cards}</div></div>`);
+    expect(html.match(/<section>\/group\?id=1 /g)).toHaveLength(3);
+    expect(html).toContain('<section>/group?id=1 <div class="mrql-results"><p class="mrql-empty">No results.</p></div>');
+  });
+
   it('a nested query that fails renders its error on its card only', async () => {
     const card = `<section>[property path="Name"] [mrql query='type = resource AND meta.rating > 1 ORDER BY id' format="compact"]</section>`;
     await api('POST', '/v1/category', { ID: 7, Name: 'cat7', CustomMRQLResult: card });

@@ -1,10 +1,11 @@
 // The PostgreSQL statement timeout of MRQL statements (MrqlRepository.rows): each statement runs
-// in its own short transaction bounded by SET LOCAL, sent in fewer round trips than Kysely's
-// transaction. A timed-out statement must fail with the engine's timeout code, and neither the
-// aborted transaction nor the timeout may stay on the pooled connection.
+// in its own implicit transaction, bounded by a set_config sent with it in one round trip
+// (src/core/db/pg-prefixed.ts). A timed-out statement must fail with the engine's timeout code,
+// a failing one with its own error, and neither a transaction nor the timeout may stay on the
+// pooled connection.
 import { CompiledQuery } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type DbHandle } from '../../../src/core/db/connect.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connect, pgPoolOf, type DbHandle } from '../../../src/core/db/connect.js';
 import { MrqlRepository } from '../../../src/library/mrql/repository.js';
 import type { Database } from '../../../src/library/schema/database.js';
 import { TEST_DB } from '../../helpers/library.js';
@@ -28,6 +29,19 @@ describe.skipIf(TEST_DB !== 'postgres')('MRQL statements on PostgreSQL under a s
     expect(rows).toEqual([{ n: 42 }]);
   });
 
+  it('sends the timeout and the statement as one query (one round trip)', async () => {
+    // maxConnections 1: the pool hands out this same client to the repository.
+    const client = await pgPoolOf(handle.db)!.connect();
+    const sent = vi.spyOn(client, 'query');
+    client.release();
+    try {
+      expect(await repo.rows(st('SELECT 7 AS seven'), 1000)).toEqual([{ seven: 7 }]);
+      expect(sent).toHaveBeenCalledTimes(1);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
   it('bounds the statement by the timeout', async () => {
     const failure = await repo.rows(st('SELECT pg_sleep(2)'), 50).then(
       () => null,
@@ -36,14 +50,25 @@ describe.skipIf(TEST_DB !== 'postgres')('MRQL statements on PostgreSQL under a s
     expect(handle.dialect.isTimeout(failure)).toBe(true);
   });
 
+  it("reports the statement's own error, and the connection serves the next statement", async () => {
+    const failure = await repo.rows(st('SELECT 1 / (CAST($1 AS integer) - 1) AS n', [1]), 5000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(String((failure as Error | null)?.message)).toMatch(/division by zero/);
+    expect(handle.dialect.isTimeout(failure)).toBe(false);
+    expect(await repo.rows(st('SELECT CAST($1 AS text) AS s', ['next']), 5000)).toEqual([{ s: 'next' }]);
+  });
+
   it('leaves the connection outside any transaction and without the timeout afterwards', async () => {
     await repo.rows(st('SELECT pg_sleep(2)'), 50).catch(() => undefined);
+    await repo.rows(st('SELECT 1 / 0 AS n'), 4321).catch(() => undefined);
     await repo.rows(st('SELECT 1 AS one'), 1234);
     const [state] = (await handle.db.executeQuery<{ timeout: string; stale: boolean }>(
       // Outside a transaction block now() is the statement's own start; inside one it is older.
       CompiledQuery.raw("SELECT current_setting('statement_timeout') AS timeout, now() <> statement_timestamp() AS stale"),
     )).rows;
-    expect(state.timeout).not.toBe('1234ms');
+    expect(state.timeout).toBe('0');
     expect(state.timeout).not.toBe('50ms');
     expect(state.stale).toBe(false);
   });

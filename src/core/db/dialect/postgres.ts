@@ -91,7 +91,6 @@ export const postgresDialect: Dialect = {
     },
     // The postings' scores are the sort key itself: nothing to look up first.
     rankProfiles: () => null,
-    orderProfiles: () => null,
     groupProfiles: () => null,
     nextTerm: () => null,
     search(b, table, alias, terms, prefix) {
@@ -127,7 +126,9 @@ export const postgresDialect: Dialect = {
   subtreeMember: (expr, set, plan) => (plan.large ? `${expr} = ANY (ARRAY(${set}))` : `${expr} IN (${set})`),
   planner: { tagIdsAsLiterals: true, lateralSmallSubtree: true, skipScanDistinct: true, keysFirst: false },
 
-  statementTimeout: (ms) => `SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`,
+  // set_config(…, true) is SET LOCAL as a query: it also holds for an implicit transaction (one
+  // statement sent with it under one Sync), where SET LOCAL warns.
+  statementTimeout: (ms) => `SELECT set_config('statement_timeout', '${Math.max(1, Math.floor(ms))}', true)`,
   isTimeout: (error) => (error as { code?: unknown } | null)?.code === '57014',
   explain: {
     statement: (sql) => `EXPLAIN (FORMAT JSON) ${sql}`,

@@ -74,3 +74,27 @@ export function bm25Groups(profiles: readonly number[], avgdl: number): number[]
   }
   return groups;
 }
+
+/** Profiles one page statement reads as UNION ALL branches (SQLite allows 500 per compound). */
+export const MAX_PROFILES = 400;
+
+/**
+ * The term's posting profiles and FTS5's average row length from `rankProfiles`' rows, or null
+ * when the page should rank every match: too many profiles for one compound statement, or no
+ * totals record.
+ */
+export function readProfiles(rows: readonly Record<string, unknown>[]): { profiles: number[]; avgdl: number } | null {
+  const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
+  const block = rows.find((r) => r.block !== null)?.block;
+  if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
+  return { profiles, avgdl: averageLength(block) };
+}
+
+/**
+ * The profiles of `rankProfiles`' rows (SQLite's statement; PostgreSQL has none) best first, as
+ * `rank` takes them, or null when the page should rank every match.
+ */
+export function profileOrder(rows: readonly Record<string, unknown>[]): number[] | null {
+  const read = readProfiles(rows);
+  return read && bm25Order(read.profiles, read.avgdl);
+}

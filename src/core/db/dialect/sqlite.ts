@@ -1,6 +1,6 @@
 // SQLite's spelling of the dialect seam (JSON1 functions, lower() folding, `?` placeholders).
 import type { CreateTableBuilder } from 'kysely';
-import { bm25Groups, bm25Order, averageLength } from './sqlite-bm25.js';
+import { bm25Groups, MAX_PROFILES, readProfiles } from './sqlite-bm25.js';
 import { oneAsciiWord, SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs, type JsonType } from './types.js';
 
 const TYPE_NAMES: Record<JsonType, string[]> = {
@@ -21,21 +21,6 @@ function pathText(b: Binder, path: readonly string[]): string {
 /** The FTS5 MATCH text: every word quoted, so no word acts as an operator. */
 function ftsQuery(terms: FullTextTerms, prefix: boolean): string {
   return terms.words.map((w) => `"${w}"${prefix ? '*' : ''}`).join(' ');
-}
-
-/** Profiles one page statement reads as UNION ALL branches (SQLite allows 500 per compound). */
-const MAX_PROFILES = 400;
-
-/**
- * The term's posting profiles and FTS5's average row length from `rankProfiles`' rows, or null
- * when the page should rank every match: too many profiles for one compound statement, or no
- * totals record.
- */
-function readProfiles(rows: readonly Record<string, unknown>[]): { profiles: number[]; avgdl: number } | null {
-  const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
-  const block = rows.find((r) => r.block !== null)?.block;
-  if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
-  return { profiles, avgdl: averageLength(block) };
 }
 
 /**
@@ -144,10 +129,6 @@ export const sqliteDialect: Dialect = {
         `UNION ALL SELECT (SELECT min(profile) FROM ${table}_fts_postings WHERE term = ${term()} AND profile > w.profile) FROM w WHERE w.profile IS NOT NULL ` +
         `LIMIT ${MAX_PROFILES + 2}) `;
       return `${walk}SELECT profile, NULL AS block FROM w WHERE profile IS NOT NULL UNION ALL SELECT NULL, block FROM ${table}_fts_data WHERE id = 1`;
-    },
-    orderProfiles(rows) {
-      const read = readProfiles(rows);
-      return read && bm25Order(read.profiles, read.avgdl);
     },
     groupProfiles(rows) {
       const read = readProfiles(rows);

@@ -149,8 +149,6 @@ export interface Dialect {
      * `top`; null when the term or engine has no such path.
      */
     rankProfiles(b: Binder, table: string, terms: FullTextTerms): string | null;
-    /** The profiles of `rankProfiles`' rows best first, or null when the page should rank every match. */
-    orderProfiles(rows: readonly Record<string, unknown>[]): number[] | null;
     /**
      * The same profiles in groups of equal relevance best first, for a caller that must keep the
      * engine's exact order (rows of a group by id); null when the page should rank every match.
@@ -220,7 +218,7 @@ export interface Dialect {
   };
 
   // ---- execution
-  /** Statement that bounds the following statements of a transaction to `ms`, or null. */
+  /** Statement that bounds the following statements of a transaction (explicit, or the implicit one of statements sent under one Sync) to `ms`, or null. */
   statementTimeout(ms: number): string | null;
   /** Whether a driver error is the statement timeout firing. */
   isTimeout(error: unknown): boolean;
