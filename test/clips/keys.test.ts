@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseClipArgs } from '../../src/clips/config.js';
+import { KeyService } from '../../src/clips/keys/service.js';
+import { openStore } from '../../src/clips/store.js';
 import { fixtureF, startTestClips, type FixtureF, type TestClips } from './helper.js';
 
 interface Info {
@@ -168,5 +171,92 @@ describe('revocation', () => {
     await t.req(f.KA, 'PUT', `/tags/${tag.id}`, { name: 'after' });
     const row = (await t.req<Info[]>(f.KA, 'GET', '/keys')).body.find((k) => k.id === info.id)!;
     expect(row.scoped_tag_name).toBe('after');
+  });
+});
+
+// The service caches active keys (src/clips/keys/cache.ts); every change must still reach the
+// very next request, whichever connection or code path made it. Each key is used twice first,
+// so it is in the cache when the change happens.
+describe('key changes reach the next request despite the key cache', () => {
+  const mint = async (body: Record<string, unknown>) => (await t.req<{ key: string; info: Info }>(f.KA, 'POST', '/keys', body)).body;
+  const warm = async (key: string) => {
+    for (let i = 0; i < 2; i++) expect((await t.req(key, 'GET', '/clips')).status).toBe(200);
+  };
+  const otherConnection = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(join(t.dataDir, 'clips.db'));
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('refuses a key revoked through the CLI code path (its own store and connection)', async () => {
+    const { key, info } = await mint({ name: 'cli-revoked' });
+    await warm(key);
+    const store = await openStore(parseClipArgs(['--data-dir', t.dataDir], {}).config, t.clock, () => undefined);
+    try {
+      await new KeyService(store.ctx).revoke(info.id);
+    } finally {
+      await store.close();
+    }
+    expect((await t.req(key, 'GET', '/clips')).body).toEqual({ error: 'invalid or revoked API key' });
+  });
+
+  it('refuses a key revoked by another process writing the database directly', async () => {
+    const { key, info } = await mint({ name: 'sql-revoked' });
+    await warm(key);
+    otherConnection((db) => db.prepare("UPDATE api_keys SET is_revoked = 1, revoked_at = '2026-01-01 00:00:00' WHERE id = ?").run(info.id));
+    expect((await t.req(key, 'GET', '/clips')).status).toBe(401);
+  });
+
+  it('refuses a key deleted by another connection, and follows a role lowered there', async () => {
+    const gone = await mint({ name: 'deleted', role: 'editor' });
+    const lowered = await mint({ name: 'lowered', role: 'editor' });
+    await warm(gone.key);
+    await warm(lowered.key);
+    expect((await t.upload(lowered.key, { filename: 'cache-1.txt', data: 'cache one' })).status).toBe(201);
+    otherConnection((db) => {
+      db.prepare('DELETE FROM api_keys WHERE id = ?').run(gone.info.id);
+      db.prepare("UPDATE api_keys SET role = 'viewer' WHERE id = ?").run(lowered.info.id);
+    });
+    expect((await t.req(gone.key, 'GET', '/clips')).status).toBe(401);
+    expect((await t.upload(lowered.key, { filename: 'cache-2.txt', data: 'cache two' })).status).toBe(403);
+    expect((await t.req(lowered.key, 'GET', '/clips')).status).toBe(200);
+  });
+
+  it('refuses a key revoked through the API while requests with it keep coming', async () => {
+    const { key, info } = await mint({ name: 'busy', role: 'admin' });
+    await warm(key);
+    const [, revoked] = await Promise.all([t.req(key, 'GET', '/clips'), t.req(f.KA, 'DELETE', `/keys/${info.id}`)]);
+    expect(revoked.status).toBe(204);
+    expect((await t.req(key, 'GET', '/clips')).status).toBe(401);
+  });
+
+  it('follows a scope tag renamed through the API or by another connection on the next request', async () => {
+    const scope = (await t.req<{ id: number }>(f.KA, 'POST', '/tags', { name: 'cache-scope' })).body;
+    const { key } = await mint({ name: 'scoped-admin', role: 'admin', scoped_tag_id: scope.id });
+    expect((await t.req(key, 'POST', '/tags', { name: 'cache-scope/a' })).status).toBe(201);
+    await warm(key);
+    expect((await t.req(f.KA, 'PUT', `/tags/${scope.id}`, { name: 'cache-moved' })).status).toBe(204);
+    // A child under the old name is now outside the scope; under the new one it is inside.
+    expect((await t.req(key, 'POST', '/tags', { name: 'cache-scope/b' })).status).toBe(403);
+    expect((await t.req(key, 'POST', '/tags', { name: 'cache-moved/b' })).status).toBe(201);
+    await warm(key);
+    otherConnection((db) => db.prepare("UPDATE tags SET name = 'cache-again' WHERE id = ?").run(scope.id));
+    expect((await t.req(key, 'POST', '/tags', { name: 'cache-moved/c' })).status).toBe(403);
+    expect((await t.req(key, 'POST', '/tags', { name: 'cache-again/c' })).status).toBe(201);
+  });
+
+  it('still stamps last_used_at once the key is cached', async () => {
+    const { key, info } = await mint({ name: 'stamped' });
+    await warm(key);
+    const first = (await t.req<Info[]>(f.KA, 'GET', '/keys')).body.find((k) => k.id === info.id)!.last_used_at;
+    t.clock.advance(5000);
+    await t.req(key, 'GET', '/clips');
+    const second = (await t.req<Info[]>(f.KA, 'GET', '/keys')).body.find((k) => k.id === info.id)!.last_used_at;
+    expect(first).toMatch(KEY_TIME);
+    expect(second).toMatch(KEY_TIME);
+    expect(second! > first!).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // API key rules (companion §6): creation with role and optional tag scope, listing, soft
-// revocation, per-request authentication without any cache, and the 7-day purge.
+// revocation, per-request authentication through an exact key cache, and the 7-day purge.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
@@ -8,6 +8,7 @@ import type { ClipContext } from '../context.js';
 import { isRole, type KeyPrincipal, type Role } from '../http/principal.js';
 import { generateKey, hashKey } from './generate.js';
 import { TagRepository } from '../tags/repository.js';
+import { KeyCache } from './cache.js';
 import { KeyRepository, type KeyRow } from './repository.js';
 
 export const MAX_KEY_NAME = 100;
@@ -51,9 +52,11 @@ const unauthorized = (message: string) => new HttpError(401, message, {}, { 'WWW
 
 export class KeyService {
   readonly repo: KeyRepository;
+  private readonly cache: KeyCache;
 
   constructor(private readonly ctx: ClipContext) {
     this.repo = new KeyRepository(ctx.db);
+    this.cache = KeyCache.for(ctx.sqlite);
   }
 
   /** Mints a key; the plaintext is returned here once and never stored. */
@@ -100,19 +103,29 @@ export class KeyService {
   }
 
   /**
-   * Resolves the Authorization header to a principal. The lookup runs on every request, so a
-   * revocation is effective on the very next one; the row's last_used_at is updated first.
+   * Resolves the Authorization header to a principal. The key cache is exact (keys/cache.ts),
+   * so a revocation is effective on the very next request; the row's last_used_at is updated first.
    */
   async authenticate(header: string | undefined): Promise<KeyPrincipal> {
     const m = /^bearer (\S+)$/i.exec(header ?? '');
     if (!m) throw unauthorized('authentication required');
     // The lookup is by the SHA-256 of what was presented: timing reveals nothing of a stored key.
-    const row = await this.repo.findActiveByHash(hashKey(m[1]));
+    const hash = hashKey(m[1]);
+    const cached = this.cache.get(hash);
+    let row = cached.row;
+    if (!row) {
+      row = await this.repo.findActiveByHash(hash);
+      if (row) this.cache.put(hash, row, cached.token);
+    }
     if (!row || !isRole(row.role)) throw unauthorized('invalid or revoked API key');
     // Stamps have whole seconds: a key already stamped this second needs no write (every
-    // upload of a busy client would otherwise add an UPDATE to its request).
+    // upload of a busy client would otherwise add an UPDATE to its request). The stamp does not
+    // empty the cache, so the cached row is given it here.
     const now = keyStamp(this.ctx.clock.now());
-    if (row.last_used_at !== now) await this.repo.touch(row.id, now);
+    if (row.last_used_at !== now) {
+      await this.repo.touch(row.id, now);
+      row.last_used_at = now;
+    }
     const scope = row.scoped_tag_id !== null && row.scoped_tag_name !== null ? { tagId: row.scoped_tag_id, name: row.scoped_tag_name } : null;
     return { keyId: row.id, role: row.role, scope };
   }

@@ -1,0 +1,91 @@
+// The active keys the service has seen, by key hash, so that an authenticated request does not
+// run the key lookup through Kysely every time (bench/README.md, "Clip service"). The cache stays
+// exact, so a revocation still takes effect on the very next request (companion §6):
+// - writes on this connection to api_keys (other than the last_used_at stamp) or to tags fire
+//   temporary triggers that empty it — whatever code path made them (routes, restore, plugins,
+//   foreign-key actions);
+// - writes by any other connection (the `stacks clips key` CLI, another process) change
+//   `PRAGMA data_version`, which is read before every use;
+// - while the connection is inside a transaction the cache is not used at all: that
+//   transaction may hold uncommitted key changes, or a snapshot older than the last commit.
+import type Database from 'better-sqlite3';
+import type { KeyRow } from './repository.js';
+
+const MAX_ENTRIES = 1000;
+const BUMP = 'stacks_key_cache_bump';
+
+// Temporary triggers live in this connection only, so the CLI's connection is unaffected.
+const TRIGGERS = [
+  `AFTER INSERT ON api_keys`,
+  `AFTER DELETE ON api_keys`,
+  `AFTER UPDATE OF key_hash, role, scoped_tag_id, is_revoked, revoked_at ON api_keys`,
+  `AFTER INSERT ON tags`,
+  `AFTER DELETE ON tags`,
+  `AFTER UPDATE ON tags`,
+];
+
+interface Entry {
+  row: KeyRow;
+}
+
+export class KeyCache {
+  private static readonly byConnection = new WeakMap<Database.Database, KeyCache>();
+
+  /** One cache per connection: its triggers and function are registered once. */
+  static for(sqlite: Database.Database): KeyCache {
+    let cache = KeyCache.byConnection.get(sqlite);
+    if (!cache) {
+      cache = new KeyCache(sqlite);
+      KeyCache.byConnection.set(sqlite, cache);
+    }
+    return cache;
+  }
+
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every invalidation: a lookup that overlapped one does not fill the cache. */
+  private generation = 0;
+  private dataVersion: number;
+  private readonly readDataVersion: Database.Statement;
+
+  private constructor(private readonly sqlite: Database.Database) {
+    sqlite.function(BUMP, { deterministic: false, varargs: false }, () => {
+      this.invalidate();
+      return null;
+    });
+    TRIGGERS.forEach((when, i) => sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS stacks_key_cache_${i} ${when} BEGIN SELECT ${BUMP}(); END`));
+    this.readDataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = this.readDataVersion.get() as number;
+  }
+
+  invalidate(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+
+  /**
+   * A token for a lookup about to run, or null when the cache cannot be trusted now (inside a
+   * transaction). Reading data_version also drops the entries when another connection committed.
+   */
+  private check(): number | null {
+    if (this.sqlite.inTransaction) return null;
+    const version = this.readDataVersion.get() as number;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.invalidate();
+    }
+    return this.generation;
+  }
+
+  /** The cached active key row for this hash, if the cache is usable and holds it. */
+  get(hash: string): { row: KeyRow | undefined; token: number | null } {
+    const token = this.check();
+    return { row: token === null ? undefined : this.entries.get(hash)?.row, token };
+  }
+
+  /** Stores a row read from the database, unless anything could have changed since `token`. */
+  put(hash: string, row: KeyRow, token: number | null): void {
+    if (token === null || this.check() !== token) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(hash, { row });
+  }
+}
