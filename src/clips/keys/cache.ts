@@ -9,20 +9,9 @@
 // - while the connection is inside a transaction the cache is not used at all: that
 //   transaction may hold uncommitted key changes, or a snapshot older than the last commit.
 import type Database from 'better-sqlite3';
-import type { KeyRow } from './repository.js';
+import { watchPrincipalWrites, type KeyRow } from './repository.js';
 
 const MAX_ENTRIES = 1000;
-const BUMP = 'stacks_key_cache_bump';
-
-// Temporary triggers live in this connection only, so the CLI's connection is unaffected.
-const TRIGGERS = [
-  `AFTER INSERT ON api_keys`,
-  `AFTER DELETE ON api_keys`,
-  `AFTER UPDATE OF key_hash, role, scoped_tag_id, is_revoked, revoked_at ON api_keys`,
-  `AFTER INSERT ON tags`,
-  `AFTER DELETE ON tags`,
-  `AFTER UPDATE ON tags`,
-];
 
 interface Entry {
   row: KeyRow;
@@ -45,16 +34,11 @@ export class KeyCache {
   /** Bumped by every invalidation: a lookup that overlapped one does not fill the cache. */
   private generation = 0;
   private dataVersion: number;
-  private readonly readDataVersion: Database.Statement;
+  private readonly readDataVersion: () => number;
 
   private constructor(private readonly sqlite: Database.Database) {
-    sqlite.function(BUMP, { deterministic: false, varargs: false }, () => {
-      this.invalidate();
-      return null;
-    });
-    TRIGGERS.forEach((when, i) => sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS stacks_key_cache_${i} ${when} BEGIN SELECT ${BUMP}(); END`));
-    this.readDataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-    this.dataVersion = this.readDataVersion.get() as number;
+    this.readDataVersion = watchPrincipalWrites(sqlite, () => this.invalidate());
+    this.dataVersion = this.readDataVersion();
   }
 
   invalidate(): void {
@@ -68,7 +52,7 @@ export class KeyCache {
    */
   private check(): number | null {
     if (this.sqlite.inTransaction) return null;
-    const version = this.readDataVersion.get() as number;
+    const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.invalidate();

@@ -1,4 +1,5 @@
 // API key rows; no rules here.
+import type Database from 'better-sqlite3';
 import { CompiledOnce } from '../../core/db/compiled-once.js';
 import type { Executor } from '../../core/db/repository.js';
 import type { ClipDatabase } from '../schema/database.js';
@@ -98,4 +99,31 @@ export class KeyRepository extends ClipStoreRepository {
     const r = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
   }
+}
+
+// What can change an authenticated principal: a key's hash, role, scope or revocation (not its
+// last_used_at stamp), and any tag (a scope's name is its tag's current name).
+const PRINCIPAL_WRITES = [
+  'AFTER INSERT ON api_keys',
+  'AFTER DELETE ON api_keys',
+  'AFTER UPDATE OF key_hash, role, scoped_tag_id, is_revoked, revoked_at ON api_keys',
+  'AFTER INSERT ON tags',
+  'AFTER DELETE ON tags',
+  'AFTER UPDATE ON tags',
+];
+
+/**
+ * Calls `onWrite` during every statement of this connection that changes a key or a tag
+ * (temporary triggers: this connection only, whatever code path writes), and returns a reader
+ * of `PRAGMA data_version`, which changes when another connection commits.
+ */
+export function watchPrincipalWrites(sqlite: Database.Database, onWrite: () => void): () => number {
+  const fn = 'stacks_principal_written';
+  sqlite.function(fn, { deterministic: false }, () => {
+    onWrite();
+    return null;
+  });
+  PRINCIPAL_WRITES.forEach((when, i) => sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS stacks_principal_written_${i} ${when} BEGIN SELECT ${fn}(); END`));
+  const version = sqlite.prepare('PRAGMA data_version').pluck();
+  return () => version.get() as number;
 }
