@@ -1903,7 +1903,8 @@ FROM
 
 -- MrqlRepository.rows (one nested query under many scopes)
 SELECT
-  set_config('statement_timeout', '1000', TRUE);
+  set_config('statement_timeout', '1000', TRUE),
+  set_config('plan_cache_mode', 'force_generic_plan', TRUE);
 -- params: []
 
 SELECT
@@ -2012,7 +2013,8 @@ ORDER BY
 
 -- MrqlRepository.rows (one nested query under many scopes, in id order)
 SELECT
-  set_config('statement_timeout', '1000', TRUE);
+  set_config('statement_timeout', '1000', TRUE),
+  set_config('plan_cache_mode', 'force_generic_plan', TRUE);
 -- params: []
 
 SELECT

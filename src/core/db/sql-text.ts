@@ -12,6 +12,11 @@ export interface Statement {
   label: string;
   sql: string;
   params: unknown[];
+  /**
+   * The same text recurs with other values (a template's nested query, once per render), so the
+   * engine may keep the statement and one generic plan for it on the connection.
+   */
+  reusePlan?: boolean;
 }
 
 export class SqlText implements Binder {

@@ -17,13 +17,14 @@ export class MrqlRepository extends Repository<Database> {
    * PostgreSQL: the timeout is set for the statement's own implicit transaction, sent with it in
    * one round trip (`prefixedRows`; BEGIN, SET LOCAL, the statement and COMMIT took three, more
    * than most MRQL statements take to run). Inside a transaction, the timeout is set in it.
+   * A `reusePlan` statement is kept on the connection with its generic plan (`prefixedRows`).
    */
   async rows(st: Statement, timeoutMs: number): Promise<SqlRow[]> {
     const query = CompiledQuery.raw(st.sql, st.params);
-    const bound = this.dialect.statementTimeout(timeoutMs);
+    const bound = this.dialect.statementTimeout(timeoutMs, st.reusePlan);
     if (bound === null) return (await this.db.executeQuery<SqlRow>(query)).rows;
     const pool = this.db.isTransaction || inAmbientTransaction() ? undefined : pgPoolOf(this.db);
-    if (pool) return prefixedRows(pool, bound, st.sql, st.params);
+    if (pool) return prefixedRows(pool, bound, st.sql, st.params, st.reusePlan);
     return this.db.transaction().execute(async (tx) => {
       await tx.executeQuery(CompiledQuery.raw(bound));
       return (await tx.executeQuery<SqlRow>(query)).rows;

@@ -224,11 +224,14 @@ export function flatScopes(p: Prepared, roots: number[], entity: Entity, env: En
       `WITH RECURSIVE t(id, depth) AS (SELECT r.id, 0 ` +
       `UNION SELECT g.id, t.depth + 1 FROM t ${env.dialect.probeJoin('groups', 'g', 'g.id', 'g.owner_id = t.id')} WHERE t.depth < 50) `;
     const page = `${walk}SELECT e.id FROM (SELECT DISTINCT id FROM t) st ${top} ORDER BY ${terms.join(', ')} LIMIT ${tx.b.p(p.limit)} OFFSET ${tx.b.p(p.offset)}`;
-    return tx.b.finish(
+    const st = tx.b.finish(
       `${entity} scopes`,
       `SELECT r.id AS mrql_scope, ${selectList(entity, 'e', columns)} FROM groups r CROSS JOIN LATERAL (${page}) page ` +
         `JOIN ${TABLE[entity]} e ON e.id = page.id WHERE r.id IN (${rootList()}) ORDER BY r.id, ${terms.join(', ')}`,
     );
+    // Every render of the same card list sends this text again: planning it took longer than
+    // running it (mrql.md §23, nested-mrql), so its plan is kept.
+    return { ...st, reusePlan: true };
   }
   // SQLite (no LATERAL): one walk from all the roots; each root's page is a correlated list of
   // its subtree's top ids, sorted with LIMIT (a top-N sort); a window ranking every subtree

@@ -6,12 +6,13 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, pgPoolOf, type DbHandle } from '../../../src/core/db/connect.js';
+import { MAX_KEPT_STATEMENTS } from '../../../src/core/db/pg-prefixed.js';
 import { MrqlRepository } from '../../../src/library/mrql/repository.js';
 import type { Database } from '../../../src/library/schema/database.js';
 import { TEST_DB } from '../../helpers/library.js';
 
 const PG_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const st = (sql: string, params: unknown[] = []) => ({ label: 'test', sql, params });
+const st = (sql: string, params: unknown[] = [], reusePlan = false) => ({ label: 'test', sql, params, reusePlan });
 
 describe.skipIf(TEST_DB !== 'postgres')('MRQL statements on PostgreSQL under a statement timeout', () => {
   let handle: DbHandle<Database>;
@@ -71,5 +72,34 @@ describe.skipIf(TEST_DB !== 'postgres')('MRQL statements on PostgreSQL under a s
     expect(state.timeout).toBe('0');
     expect(state.timeout).not.toBe('50ms');
     expect(state.stale).toBe(false);
+  });
+
+  it('keeps a reusePlan statement on the connection and runs it with one generic plan', async () => {
+    const text = 'SELECT CAST($1 AS integer) * 2 AS kept_twice';
+    for (const n of [1, 2, 3, 4, 5, 6, 7]) expect(await repo.rows(st(text, [n], true), 5000)).toEqual([{ kept_twice: 2 * n }]);
+    const [kept] = (await handle.db.executeQuery<{ generic: string; custom: string }>(
+      CompiledQuery.raw('SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement = $1', [text]),
+    )).rows;
+    // Parsed once, planned generically for every run (auto would make custom plans first).
+    expect(Number(kept.generic)).toBe(7);
+    expect(Number(kept.custom)).toBe(0);
+    const [after] = (await handle.db.executeQuery<{ mode: string; timeout: string }>(
+      CompiledQuery.raw("SELECT current_setting('plan_cache_mode') AS mode, current_setting('statement_timeout') AS timeout"),
+    )).rows;
+    expect(after).toEqual({ mode: 'auto', timeout: '0' });
+  });
+
+  it('keeps at most MAX_KEPT_STATEMENTS statements per connection; the rest run unnamed', async () => {
+    for (let i = 0; i < MAX_KEPT_STATEMENTS + 8; i++) {
+      expect(await repo.rows(st(`SELECT CAST($1 AS integer) + ${i} AS bounded`, [1], true), 5000)).toEqual([{ bounded: 1 + i }]);
+    }
+    const [count] = (await handle.db.executeQuery<{ n: string }>(CompiledQuery.raw("SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'stacks\\_%'"))).rows;
+    expect(Number(count.n)).toBe(MAX_KEPT_STATEMENTS);
+  });
+
+  it('drops the connection after a kept statement fails, and the next one runs', async () => {
+    const failing = 'SELECT 1 / (CAST($1 AS integer) - 1) AS kept_failing';
+    await expect(repo.rows(st(failing, [1], true), 5000)).rejects.toThrow(/division by zero/);
+    expect(await repo.rows(st(failing, [3], true), 5000)).toEqual([{ kept_failing: 0 }]);
   });
 });

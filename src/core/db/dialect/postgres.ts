@@ -128,7 +128,11 @@ export const postgresDialect: Dialect = {
 
   // set_config(…, true) is SET LOCAL as a query: it also holds for an implicit transaction (one
   // statement sent with it under one Sync), where SET LOCAL warns.
-  statementTimeout: (ms) => `SELECT set_config('statement_timeout', '${Math.max(1, Math.floor(ms))}', true)`,
+  // reusePlan: a kept statement's generic plan is made once and reused; left to itself (auto) the
+  // server re-plans the nested [mrql] batch on every render, which cost more than running it.
+  statementTimeout: (ms, reusePlan) =>
+    `SELECT set_config('statement_timeout', '${Math.max(1, Math.floor(ms))}', true)` +
+    (reusePlan ? `, set_config('plan_cache_mode', 'force_generic_plan', true)` : ''),
   isTimeout: (error) => (error as { code?: unknown } | null)?.code === '57014',
   explain: {
     statement: (sql) => `EXPLAIN (FORMAT JSON) ${sql}`,

@@ -218,8 +218,8 @@ export interface Dialect {
   };
 
   // ---- execution
-  /** Statement that bounds the following statements of a transaction (explicit, or the implicit one of statements sent under one Sync) to `ms`, or null. */
-  statementTimeout(ms: number): string | null;
+  /** Statement that (with `reusePlan`, also asking for the generic plan of a kept statement) bounds the following statements of a transaction (explicit, or the implicit one of statements sent under one Sync) to `ms`, or null. */
+  statementTimeout(ms: number, reusePlan?: boolean): string | null;
   /** Whether a driver error is the statement timeout firing. */
   isTimeout(error: unknown): boolean;
   /** The engine's query plan of a statement, as rows, and how the plans of several read. */
