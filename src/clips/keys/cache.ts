@@ -13,10 +13,6 @@ import { watchPrincipalWrites, type KeyRow } from './repository.js';
 
 const MAX_ENTRIES = 1000;
 
-interface Entry {
-  row: KeyRow;
-}
-
 export class KeyCache {
   private static readonly byConnection = new WeakMap<Database.Database, KeyCache>();
 
@@ -30,7 +26,7 @@ export class KeyCache {
     return cache;
   }
 
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, KeyRow>();
   /** Bumped by every invalidation: a lookup that overlapped one does not fill the cache. */
   private generation = 0;
   private dataVersion: number;
@@ -63,13 +59,13 @@ export class KeyCache {
   /** The cached active key row for this hash, if the cache is usable and holds it. */
   get(hash: string): { row: KeyRow | undefined; token: number | null } {
     const token = this.check();
-    return { row: token === null ? undefined : this.entries.get(hash)?.row, token };
+    return { row: token === null ? undefined : this.entries.get(hash), token };
   }
 
   /** Stores a row read from the database, unless anything could have changed since `token`. */
   put(hash: string, row: KeyRow, token: number | null): void {
     if (token === null || this.check() !== token) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hash, { row });
+    this.entries.set(hash, row);
   }
 }

@@ -1,7 +1,7 @@
 // Global search statements: one per searched type, matched through the full-text index when
 // there is one, otherwise with case-insensitive LIKE patterns.
 import { CompiledQuery } from 'kysely';
-import type { FullTextTerms, SqlRow } from '../../core/db/dialect/index.js';
+import { profileGroups, type FullTextTerms, type SqlRow } from '../../core/db/dialect/index.js';
 import { Repository } from '../../core/db/repository.js';
 import { SqlText, type Statement } from '../../core/db/sql-text.js';
 import type { Database } from '../schema/database.js';
@@ -61,7 +61,7 @@ export class SearchRepository extends Repository<Database> {
       const next = row?.next;
       if (typeof next === 'string' && next.startsWith(terms.term.trim().toLowerCase())) return null;
     }
-    return ft.groupProfiles(await this.run(b.finish('search profiles', lookup)));
+    return profileGroups(await this.run(b.finish('search profiles', lookup)));
   }
 
   private async run(st: Statement): Promise<SqlRow[]> {

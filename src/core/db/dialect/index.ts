@@ -7,7 +7,7 @@ import type { Dialect } from './types.js';
 
 export type { Binder, DateBucket, DbKind, Dialect, FullTextTerms, JsonPathExprs, JsonType, SqlRow } from './types.js';
 export { SAFE_SEGMENT } from './types.js';
-export { profileOrder } from './sqlite-bm25.js';
+export { profileGroups, profileOrder } from './sqlite-bm25.js';
 
 export function dialectFor(kind: DbKind): Dialect {
   return kind === 'sqlite' ? sqliteDialect : postgresDialect;

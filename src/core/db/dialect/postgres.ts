@@ -91,7 +91,6 @@ export const postgresDialect: Dialect = {
     },
     // The postings' scores are the sort key itself: nothing to look up first.
     rankProfiles: () => null,
-    groupProfiles: () => null,
     nextTerm: () => null,
     search(b, table, alias, terms, prefix) {
       if (!prefix) {

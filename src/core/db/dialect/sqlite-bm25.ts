@@ -83,18 +83,27 @@ export const MAX_PROFILES = 400;
  * when the page should rank every match: too many profiles for one compound statement, or no
  * totals record.
  */
-export function readProfiles(rows: readonly Record<string, unknown>[]): { profiles: number[]; avgdl: number } | null {
+function readProfiles(rows: readonly Record<string, unknown>[]): { profiles: number[]; avgdl: number } | null {
   const profiles = rows.filter((r) => r.profile !== null).map((r) => Number(r.profile));
   const block = rows.find((r) => r.block !== null)?.block;
   if (profiles.length > MAX_PROFILES || !(block instanceof Uint8Array)) return null;
   return { profiles, avgdl: averageLength(block) };
 }
 
-/**
- * The profiles of `rankProfiles`' rows (SQLite's statement; PostgreSQL has none) best first, as
- * `rank` takes them, or null when the page should rank every match.
- */
+// The readers of `rankProfiles`' rows. Only SQLite has that statement (PostgreSQL's returns
+// null, so its callers never reach these), which is why they are functions, not dialect members.
+
+/** The profiles best first, as `rank` takes them, or null when the page should rank every match. */
 export function profileOrder(rows: readonly Record<string, unknown>[]): number[] | null {
   const read = readProfiles(rows);
   return read && bm25Order(read.profiles, read.avgdl);
+}
+
+/**
+ * The same profiles in groups of equal relevance best first, for a caller that must keep the
+ * engine's exact order (rows of a group by id); null when the page should rank every match.
+ */
+export function profileGroups(rows: readonly Record<string, unknown>[]): number[][] | null {
+  const read = readProfiles(rows);
+  return read && bm25Groups(read.profiles, read.avgdl);
 }

@@ -1,6 +1,6 @@
 // SQLite's spelling of the dialect seam (JSON1 functions, lower() folding, `?` placeholders).
 import type { CreateTableBuilder } from 'kysely';
-import { bm25Groups, MAX_PROFILES, readProfiles } from './sqlite-bm25.js';
+import { MAX_PROFILES } from './sqlite-bm25.js';
 import { oneAsciiWord, SAFE_SEGMENT, type Binder, type Dialect, type FullTextTerms, type JsonPathExprs, type JsonType } from './types.js';
 
 const TYPE_NAMES: Record<JsonType, string[]> = {
@@ -129,10 +129,6 @@ export const sqliteDialect: Dialect = {
         `UNION ALL SELECT (SELECT min(profile) FROM ${table}_fts_postings WHERE term = ${term()} AND profile > w.profile) FROM w WHERE w.profile IS NOT NULL ` +
         `LIMIT ${MAX_PROFILES + 2}) `;
       return `${walk}SELECT profile, NULL AS block FROM w WHERE profile IS NOT NULL UNION ALL SELECT NULL, block FROM ${table}_fts_data WHERE id = 1`;
-    },
-    groupProfiles(rows) {
-      const read = readProfiles(rows);
-      return read && bm25Groups(read.profiles, read.avgdl);
     },
     nextTerm: (b, table, terms) => (oneAsciiWord(terms) ? `SELECT min(term) AS next FROM ${table}_fts_postings WHERE term > ${b.p(terms.term.trim().toLowerCase())}` : null),
     search(b, table, alias, terms, prefix, top) {

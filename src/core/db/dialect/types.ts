@@ -150,11 +150,6 @@ export interface Dialect {
      */
     rankProfiles(b: Binder, table: string, terms: FullTextTerms): string | null;
     /**
-     * The same profiles in groups of equal relevance best first, for a caller that must keep the
-     * engine's exact order (rows of a group by id); null when the page should rank every match.
-     */
-    groupProfiles(rows: readonly Record<string, unknown>[]): number[][] | null;
-    /**
      * SQLite: the statement reading the term that follows a one-word term in `<table>_fts_postings`
      * (`next`): a word-prefix query matches that word alone when `next` does not start with it.
      */
@@ -162,7 +157,7 @@ export interface Dialect {
     /**
      * FROM, WHERE and ORDER BY of a search of `table` (as `alias`), best first; `prefix` matches
      * word starts. `top` (SQLite, one word matching itself alone, no other filter): the term's
-     * profile groups from `groupProfiles`, so only the first `limit` rows are read, in the order
+     * profile groups from `profileGroups` (sqlite-bm25.ts), so only the first `limit` rows are read, in the order
      * ranking every match gives (bm25, then rowid).
      */
     search(
