@@ -133,6 +133,45 @@ describe('whole-body and streamed upload readers', () => {
     ]);
   });
 
+  it('reads near-plain bodies (split by hand or left to the parser) as the streamed reader does', async () => {
+    const part = (disposition: string, more = '') => `--b\nContent-Disposition: ${disposition}\n${more}\nbody text\n`;
+    const cases: [string, string, Buffer][] = [
+      ['lower-case header names', CT, raw('--b\ncontent-disposition: form-data; name="f"; filename="low.txt"\ncontent-type: text/plain\n\nbody text\n--b--\n')],
+      ['no closing line break', CT, raw(`${part('form-data; name="f"; filename="a.txt"')}--b--`)],
+      ['quoted boundary', 'multipart/form-data; boundary="b"', raw(`${part('form-data; name="f"; filename="q.txt"')}--b--\n`)],
+      ['a dot-dot filename', CT, raw(`${part('form-data; name="f"; filename=".."')}--b--\n`)],
+      ['a filename with a slash', CT, raw(`${part('form-data; name="f"; filename="dir/s.txt"')}--b--\n`)],
+      ['a non-ASCII filename', CT, Buffer.from(`${part('form-data; name="f"; filename="naïve.txt"')}--b--\n`.replace(/\n/g, '\r\n'))],
+      ['an escaped quote', CT, raw(`${part('form-data; name="f"; filename="a\\"b.txt"')}--b--\n`)],
+      ['a third header', CT, raw(`${part('form-data; name="f"; filename="h.txt"', 'Content-Transfer-Encoding: binary\n')}--b--\n`)],
+      ['two spaces in the disposition', CT, raw(`${part('form-data;  name="f"; filename="w.txt"')}--b--\n`)],
+      ['an attachment part first', CT, raw(`${part('attachment; filename="skip.txt"')}${part('form-data; name="f"; filename="kept.txt"')}--b--\n`)],
+      ['a delimiter-like line inside', CT, raw('--b\nContent-Disposition: form-data; name="f"; filename="d.txt"\n\nbefore\n--bX after\n--b--\n')],
+      ['an epilogue', CT, raw(`${part('form-data; name="f"; filename="e.txt"')}--b--\nepilogue text\n`)],
+      ['a preamble', CT, raw(`preamble\n${part('form-data; name="f"; filename="p.txt"')}--b--\n`)],
+    ];
+    const seen: unknown[] = [];
+    for (const [what, contentType, body] of cases) {
+      const a = await bothWays(body, contentType);
+      seen.push([what, a.status, a.body.filename, a.body.size]);
+    }
+    expect(seen).toEqual([
+      ['lower-case header names', 201, 'low.txt', 9],
+      ['no closing line break', 201, 'a.txt', 9],
+      ['quoted boundary', 201, 'q.txt', 9],
+      ['a dot-dot filename', 201, '', 9],
+      ['a filename with a slash', 201, 's.txt', 9],
+      ['a non-ASCII filename', 201, 'naïve.txt', 9],
+      ['an escaped quote', 201, 'a"b.txt', 9],
+      ['a third header', 201, 'h.txt', 9],
+      ['two spaces in the disposition', 201, 'w.txt', 9],
+      ['an attachment part first', 201, 'kept.txt', 9],
+      ['a delimiter-like line inside', 201, 'd.txt', 6],
+      ['an epilogue', 201, 'e.txt', 9],
+      ['a preamble', 201, 'p.txt', 9],
+    ]);
+  });
+
   it('refuses bodies with no complete first part the same way', async () => {
     const cases = [
       raw('--b--\n'),

@@ -199,10 +199,46 @@ function firstPart(req: FastifyRequest, body: Buffer): Promise<FirstPart> {
   });
 }
 
+/** The plain form of the header: one unquoted boundary made of token characters (RFC 2046). */
+const PLAIN_MULTIPART = /^multipart\/form-data; boundary=[0-9A-Za-z'()+_,./:=?-]{1,70}$/i;
+/** Name and filename quoted, of printable ASCII without quote, backslash (and for the filename slash). */
+const PLAIN_DISPOSITION = /^content-disposition: form-data; name="[ !#-[\]-~]*"(?:; filename="([ !#-.0-[\]-~]*)")?$/i;
+const PLAIN_TYPE = /^content-type: [ -~]*$/i;
+
+/**
+ * The common body — one part, with a plain Content-Disposition and at most a Content-Type, and
+ * nothing after the closing delimiter but a line break — split by hand, which is all busboy
+ * would find in it. Anything else (null) goes to busboy, so what this accepts, busboy would
+ * have read the same way.
+ */
+function plainSinglePart(contentType: string, body: Buffer, boundary: string): FirstPart | null {
+  if (!PLAIN_MULTIPART.test(contentType)) return null;
+  const open = `--${boundary}\r\n`;
+  if (body.toString('latin1', 0, open.length) !== open) return null;
+  const headersEnd = body.indexOf('\r\n\r\n', open.length, 'latin1');
+  // The part's Content-Type is read from the body's first HEADER_CAPTURE bytes, as streamed.
+  if (headersEnd < 0 || headersEnd + 4 > HEADER_CAPTURE) return null;
+  let filename: string | null = null;
+  let typed = false;
+  for (const line of body.toString('latin1', open.length, headersEnd).split('\r\n')) {
+    const disposition: RegExpExecArray | null = filename === null ? PLAIN_DISPOSITION.exec(line) : null;
+    if (disposition) filename = disposition[1] ?? '';
+    else if (!typed && PLAIN_TYPE.test(line)) typed = true;
+    else return null;
+  }
+  if (filename === null || filename === '.' || filename === '..') return null;
+  const dataStart = headersEnd + 4;
+  const close = body.indexOf(`\r\n--${boundary}`, dataStart, 'latin1');
+  if (close < 0) return null;
+  const rest = body.toString('latin1', close + 4 + boundary.length);
+  if (rest !== '--\r\n' && rest !== '--') return null;
+  return { bytes: body.subarray(dataStart, close), filename, mimetype: '' };
+}
+
 /** A small body: read whole, its first part hashed and written by one call each (no streams). */
 async function receiveWhole(req: FastifyRequest, blobs: BlobStore, boundary: string): Promise<ReceivedClip> {
   const body = await readBody(req);
-  const part = await firstPart(req, body);
+  const part = plainSinglePart(req.headers['content-type']!, body, boundary) ?? (await firstPart(req, body));
   const declared = firstPartContentType(body.subarray(0, HEADER_CAPTURE), boundary);
   return {
     staged: await blobs.stageBytes(part.bytes, MAX_CLIP_BYTES),
