@@ -65,6 +65,8 @@ function nativeConnection(out: Captured[], answers: NativeAnswers): BetterSqlite
   };
   const statement = (sql: string) => {
     const st = {
+      // better-sqlite3's own test: the statement returns rows.
+      reader: /^\s*(select|with|pragma)\b|\breturning\b/i.test(sql),
       run: (...params: unknown[]) => (record(sql, params), { changes: 0, lastInsertRowid: 0 }),
       get: (...params: unknown[]) => record(sql, params)[0],
       all: (...params: unknown[]) => record(sql, params),
@@ -80,6 +82,20 @@ function nativeConnection(out: Captured[], answers: NativeAnswers): BetterSqlite
     inTransaction: false,
     prepare: statement,
     exec: (sql: string) => (record(sql, []), db),
+    // Recorded as better-sqlite3 runs a transaction function: BEGIN, the body, COMMIT (or ROLLBACK).
+    transaction:
+      <A extends unknown[], R>(fn: (...args: A) => R) =>
+      (...args: A): R => {
+        record('BEGIN', []);
+        try {
+          const result = fn(...args);
+          record('COMMIT', []);
+          return result;
+        } catch (e) {
+          record('ROLLBACK', []);
+          throw e;
+        }
+      },
     pragma: (text: string) => record(`PRAGMA ${text}`, []),
     close: () => undefined,
   };
@@ -124,7 +140,7 @@ export function sqlCases<R extends Repository<any>>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- constructed over the recorder
   repository: new (db: any, dialect: Dialect) => R,
   cases: SqlCase<R>[],
-  build: (db: Kysely<never>, dialect: Dialect) => R = (db, dialect) => new repository(db as never, dialect),
+  build: (db: Kysely<never>, dialect: Dialect, native: Recorder['native']) => R = (db, dialect) => new repository(db as never, dialect),
 ): SqlCaseSet<R> {
   return { repository, build, cases };
 }

@@ -1,5 +1,6 @@
 // Clip rows: lookups, the filtered list (one indexed statement plus one for the page's tags),
 // and the hidden-tag counts; no rules here.
+import type Database from 'better-sqlite3';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { CompiledOnce } from '../../core/db/compiled-once.js';
 import type { Executor } from '../../core/db/repository.js';
@@ -172,6 +173,24 @@ export class ClipRepository extends ClipStoreRepository {
   async insert(row: NewClipRow): Promise<number> {
     const r = await insertClip.run(this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
     return r.rows[0].id;
+  }
+
+  /**
+   * An upload's rows as one synchronous transaction on the raw connection `conn` (the one behind
+   * this repository's Kysely instance): with `dedup`, the oldest live clip with this content if
+   * there is one, else the inserted row. The same statements as `findLiveByHash` and `insert`,
+   * without a promise hop per statement. The caller must hold the connection exclusively (Kysely's
+   * connection lock, outside any transaction): nothing else can run between these statements.
+   */
+  insertOrFindSync(conn: Database.Database, row: NewClipRow, dedup: boolean): { row: ClipRow; created: boolean } {
+    return conn.transaction(() => {
+      const existing = dedup ? liveByHash.runSync(conn, this.db, row.content_hash, row.created_at)[0] : undefined;
+      if (existing) return { row: existing, created: false };
+      const [{ id }] = insertClip.runSync(conn, this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
+      const { text_content: _excerpt, ...columns } = row;
+      void _excerpt;
+      return { row: { id, ...columns }, created: true };
+    })();
   }
 
   /**

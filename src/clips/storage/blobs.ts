@@ -73,13 +73,36 @@ export class BlobStore {
    * deletes the temp file and throws BlobTooLargeError. Any failure leaves no temp file.
    */
   async stage(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<StagedBlob> {
-    const tmpPath = join(this.tmpDir, `${this.tmpPrefix}-${(this.tmpCount++).toString(36)}.part`);
+    const tmpPath = this.nextTmpPath();
     this.staging.add(tmpPath);
     try {
       return await this.stageInto(tmpPath, source, limit);
     } finally {
       this.staging.delete(tmpPath);
     }
+  }
+
+  /**
+   * Stages content already in memory (a small upload read whole): hashed by one call, created,
+   * written and fsynced by one, with the same temporary names and cleanup as `stage`.
+   */
+  async stageBytes(bytes: Buffer, limit: number): Promise<StagedBlob> {
+    if (bytes.length > limit) throw new BlobTooLargeError(limit);
+    const tmpPath = this.nextTmpPath();
+    this.staging.add(tmpPath);
+    try {
+      await writeFileDurably(tmpPath, bytes, { flag: 'wx', mode: 0o644, flush: true });
+    } catch (e) {
+      await unlink(tmpPath).catch(() => undefined);
+      throw e;
+    } finally {
+      this.staging.delete(tmpPath);
+    }
+    return { hash: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, head: bytes.subarray(0, HEAD_BYTES), tmpPath };
+  }
+
+  private nextTmpPath(): string {
+    return join(this.tmpDir, `${this.tmpPrefix}-${(this.tmpCount++).toString(36)}.part`);
   }
 
   /** Whether a temporary part belongs to an upload of this process still being written. */

@@ -56,7 +56,8 @@ export interface FilePart {
 
 export type Part = FieldPart | FilePart;
 
-const DEFAULT_PARTS = 1000;
+/** Parts of one body when the caller sets no limit. */
+export const DEFAULT_PARTS = 1000;
 /**
  * What a file part's stream buffers on each side: one socket read. The reader (a file write)
  * batches on its own side; slack here only multiplies a concurrent burst's memory (eight uploads
@@ -66,7 +67,8 @@ const PART_BUFFER_BYTES = 64 * 1024;
 const marked = new WeakMap<FastifyRequest, { fieldSize: number }>();
 
 const bodyTooLarge = () => new HttpError(413, 'request body too large');
-const aborted = () => badRequest('upload aborted: the request body ended before it was complete');
+/** The answer to a body that ended before it was complete (also for routes that read it whole). */
+export const aborted = () => badRequest('upload aborted: the request body ended before it was complete');
 const malformedBody = (reason: string) => badRequest(`invalid multipart body: ${reason}`);
 
 /** Registers the multipart content type: the body is left unread until a route reads it. */
