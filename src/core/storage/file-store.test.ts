@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore } from './file-store.js';
+import { FileStore, syncDir } from './file-store.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,5 +25,15 @@ describe('FileStore.placeCopy', () => {
     // Content-addressed: an existing file is kept, and the source still stays.
     expect(await store.placeCopy(source, '/resources/ab/cd/ef/abcdef.bin')).toBe(false);
     expect(readFileSync(source, 'utf8')).toBe('archive bytes');
+  });
+});
+
+describe('syncDir', () => {
+  it('flushes an existing directory and throws when the directory is not there', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'stacks-syncdir-'));
+    await expect(syncDir(dir)).resolves.toBeUndefined();
+    // A failure that is not "unsupported here" must reach the caller, which then does not
+    // acknowledge the rename (it used to be swallowed with every other error).
+    await expect(syncDir(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -258,7 +258,17 @@ export async function syncFile(path: string): Promise<void> {
   }
 }
 
-/** Makes a rename durable; some filesystems refuse fsync on directories, which is harmless. */
+/**
+ * What opening or fsyncing a directory answers where the platform or filesystem cannot do it
+ * (Windows opens no directories, some filesystems refuse fsync on them): harmless, the rename
+ * is as durable as that filesystem makes it.
+ */
+const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EPERM', 'EACCES']);
+
+/**
+ * Makes a rename durable. A failure that means the disk did not take it (EIO, ENOSPC, a
+ * missing directory) is thrown: the caller must not acknowledge what may not survive a crash.
+ */
 export async function syncDir(path: string): Promise<void> {
   try {
     const fh = await open(path, 'r');
@@ -267,8 +277,8 @@ export async function syncDir(path: string): Promise<void> {
     } finally {
       await fh.close();
     }
-  } catch {
-    /* not supported here */
+  } catch (e) {
+    if (!DIRECTORY_SYNC_UNSUPPORTED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
   }
 }
 
