@@ -35,6 +35,11 @@ export interface ReadOptions {
   malformed?: (reason: string) => HttpError;
   /** Treat every part as a file, text fields included (a clip upload's first part). */
   everyPartIsAFile?: boolean;
+  /**
+   * The body to read instead of `req.raw`: one taken off the socket (body-takeover.ts), which
+   * fails when the connection closes before its declared length arrived.
+   */
+  body?: Readable;
 }
 
 export interface FieldPart {
@@ -99,6 +104,7 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
   let current: { source: BusboyFileStream; stream: PassThrough } | null = null;
   let handedOut: Readable | null = null;
   const raw = req.raw;
+  const body: Readable = options.body ?? raw;
 
   const push = (item: Part | HttpError | null) => {
     queue.push(item);
@@ -138,12 +144,14 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
   function onClose() {
     if (!raw.complete) fail(aborted());
   }
+  const onBodyError = () => fail(aborted());
   function stop() {
     raw.off('close', onClose);
     raw.off('aborted', onClose);
     raw.off('error', onClose);
+    body.off('error', onBodyError);
     if (bb) {
-      raw.unpipe(bb);
+      body.unpipe(bb);
       bb.removeAllListeners('field').removeAllListeners('file');
       bb.on('file', (_n: string, s: Readable) => s.resume());
       bb.on('error', () => undefined);
@@ -176,10 +184,12 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
       stop();
       push(null);
     });
-    raw.on('close', onClose);
-    raw.on('aborted', onClose);
-    raw.on('error', onClose);
-    raw.pipe(bb);
+    if (body === raw) {
+      raw.on('close', onClose);
+      raw.on('aborted', onClose);
+      raw.on('error', onClose);
+    } else body.on('error', onBodyError);
+    body.pipe(bb);
   }
 
   const iterator: AsyncIterableIterator<Part> = {
