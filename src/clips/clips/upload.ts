@@ -152,6 +152,11 @@ interface FirstPart {
  * The first part of a multipart body held in memory, parsed by the same parser with the same
  * limits as the streamed path (readParts), so both answer alike: an error before the first part
  * is complete fails the upload (400, or 413 for too many parts); after it, only a 413 does.
+ *
+ * Not readParts itself over the buffer (its `body` option): on an error it destroys the current
+ * part's stream unless the reader has read it to the end, and a body written in one piece reaches
+ * a malformed tail in the same write that completes the first part, so the clip would be lost
+ * where streaming keeps it (test/clips/upload-direct.test.ts, "malformed tail").
  */
 function firstPart(req: FastifyRequest, body: Buffer): Promise<FirstPart> {
   return new Promise((resolve, reject) => {
