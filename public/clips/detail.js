@@ -32,26 +32,28 @@ export async function openClip(id, tags) {
   dialog.showModal();
 
   let clip;
+  // Announced once the dialog shows the changed clip, so what the status says is what is on screen
+  // (and a next keypress cannot land on a form that is about to be replaced).
   const changed = async (message) => {
-    announce(message);
     clipsChanged();
-    await show();
+    await show().catch(unreadable);
+    announce(message);
   };
+  const unreadable = (e) => fill(body, h('p', { class: 'error-banner', role: 'alert' }, `Could not open this clip: ${e.message}`));
   const show = async () => {
     clip = await api('GET', `/clips/${id}`);
-    title.textContent = clipName(clip);
     const preview = h('div', { class: 'preview-large' }, h('p', { class: 'hint' }, 'Loading preview…'));
-    fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), await clipActions(clip), await metadata(clip));
+    const plugins = await clipActions(clip);
+    const meta = await metadata(clip);
+    // Title and body change together, never one render apart.
+    title.textContent = clipName(clip);
+    fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), plugins, meta);
     fullPreview(clip, urls).then(
       (node) => fill(preview, node),
       (e) => fill(preview, h('p', { class: 'error-banner' }, `No preview: ${e.message}`)),
     );
   };
-  try {
-    await show();
-  } catch (e) {
-    fill(body, h('p', { class: 'error-banner', role: 'alert' }, `Could not open this clip: ${e.message}`));
-  }
+  await show().catch(unreadable);
 }
 
 function facts(clip) {

@@ -274,8 +274,9 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.waitForSelector('dialog[open] #rename');
     await page.fill('#rename', 'renamed.txt');
     await page.press('#rename', 'Enter');
-    await page.waitForFunction(() => document.getElementById('clip-title')?.textContent === 'renamed.txt');
-    expect(await page.textContent('#status')).toBe('Renamed to renamed.txt.');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Renamed to renamed.txt.');
+    expect(await page.textContent('#clip-title')).toBe('renamed.txt');
+    expect(await page.inputValue('#rename')).toBe('renamed.txt');
     await page.fill('#rename', 'bad/name');
     await page.press('#rename', 'Enter');
     await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
@@ -453,7 +454,9 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     expect(await p.textContent('#session-role')).toBe('editor');
     const info = (await t.req<{ id: number; name: string }[]>(t.admin, 'GET', '/keys')).body.find((k) => k.name === 'short-lived')!;
     await t.req(t.admin, 'DELETE', `/keys/${info.id}`);
-    await p.click('.tag-link.all');
+    // A preview still loading may meet the revoked key first and bring the sign-in back before
+    // this click, so the click does not wait for the link to stay on screen.
+    await p.evaluate(() => document.querySelector<HTMLElement>('.tag-link.all')?.click());
     await p.waitForSelector('#sign-in-error:not([hidden])');
     expect(await p.evaluate(() => sessionStorage.getItem('stacks.clips.key'))).toBeNull();
     await signIn(p, t.url, t.admin);

@@ -24,6 +24,8 @@ export async function tabTo(page: Page, selector: string, max = 60): Promise<voi
 }
 
 export async function openScreen(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
+  // A dialog a failed test left open would block every click of the tests after it.
+  await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => (d as HTMLDialogElement).close()));
   await page.evaluate((s) => (location.hash = s === 'clips' ? '#/' : `#/${s}`), screen);
   await page.waitForFunction((s) => document.querySelector('main')?.dataset.screen === s && !document.querySelector('main > p.hint'), screen);
   if (screen === 'clips') await page.waitForSelector('#results:not([aria-busy]) .summary');
