@@ -238,4 +238,28 @@ describe('whole-body and streamed upload readers', () => {
     const listed = await t.req<{ clips: ClipJson[] }>(editor, 'GET', '/clips');
     expect(listed.body.clips[0]).toMatchObject({ id: a.body.id, size: 3000 });
   });
+
+  it('writes uploads that arrive together in shared transactions, each one whole: its own id, bytes and search entry', async () => {
+    // Sent at once, these reach the database in the same turns of the event loop and are
+    // written by shared transactions (group commit); every one must still be its own clip.
+    const words = Array.from({ length: 24 }, (_, i) => `batchword${String.fromCharCode(97 + i)}${i}`);
+    const answers = await Promise.all(
+      words.map((w) => {
+        const { body, contentType } = multipart([{ filename: `${w}.txt`, type: 'text/plain', data: `text with ${w} inside` }]);
+        return send(body, contentType, 'length');
+      }),
+    );
+    expect(answers.map((a) => a.status)).toEqual(words.map(() => 201));
+    const ids = answers.map((a) => a.body.id as number);
+    expect(new Set(ids).size).toBe(words.length);
+    for (const [i, w] of words.entries()) {
+      const found = await t.req<{ clips: ClipJson[] }>(editor, 'GET', `/clips?search=${w}`);
+      expect(found.body.clips.map((c) => c.id)).toEqual([ids[i]]);
+      const back = await fetch(`${t.url}${API}/clips/${ids[i]}/data`, { headers: { authorization: `Bearer ${editor}` } });
+      expect(await back.text()).toBe(`text with ${w} inside`);
+    }
+    for (const id of ids) await t.req(editor, 'DELETE', `/clips/${id}`);
+    expect(tmpFiles()).toEqual([]);
+  });
 });
+

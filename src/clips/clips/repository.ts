@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { CompiledOnce } from '../../core/db/compiled-once.js';
+import type { ItemOutcome } from '../../core/db/group-commit.js';
 import type { Executor } from '../../core/db/repository.js';
 import { escapeLike } from '../../core/db/values.js';
 import { ClipStoreRepository } from '../schema/base-repository.js';
@@ -182,6 +183,24 @@ export class ClipRepository extends ClipStoreRepository {
    * without a promise hop per statement. The caller must hold the connection exclusively (Kysely's
    * connection lock, outside any transaction): nothing else can run between these statements.
    */
+  /**
+   * Several uploads' rows in one transaction (a group commit, core/db/group-commit.ts), each as
+   * `insertOrFindSync` makes it and inside its own savepoint: a row that fails is rolled back
+   * alone and answered with its error, the others commit. Same exclusivity rule.
+   */
+  insertOrFindManySync(conn: Database.Database, items: readonly { row: NewClipRow; dedup: boolean }[]): ItemOutcome<{ row: ClipRow; created: boolean }>[] {
+    return conn.transaction(() =>
+      items.map(({ row, dedup }): ItemOutcome<{ row: ClipRow; created: boolean }> => {
+        try {
+          // Nested in the batch's transaction, better-sqlite3 runs this one as a savepoint.
+          return { ok: true, value: this.insertOrFindSync(conn, row, dedup) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    )();
+  }
+
   insertOrFindSync(conn: Database.Database, row: NewClipRow, dedup: boolean): { row: ClipRow; created: boolean } {
     return conn.transaction(() => {
       const existing = dedup ? liveByHash.runSync(conn, this.db, row.content_hash, row.created_at)[0] : undefined;

@@ -2,6 +2,7 @@
 // expiration and delete. Every change is one transaction; blob files are garbage-collected
 // only after the rows that referenced them are gone.
 import { inAmbientTransaction } from '../../core/db/ambient.js';
+import { GroupCommit } from '../../core/db/group-commit.js';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.js';
 import { isoStamp, rfc3339 } from '../clock.js';
 import type { ClipContext } from '../context.js';
@@ -13,7 +14,7 @@ import type { TagRef } from '../tags/names.js';
 import { TagRepository, type TagJson } from '../tags/repository.js';
 import { detectContentType, isTextType } from './content-type.js';
 import { validFilename } from './filenames.js';
-import { ClipRepository, type ClipFilter, type ClipRow } from './repository.js';
+import { ClipRepository, type ClipFilter, type ClipRow, type NewClipRow } from './repository.js';
 
 export const MAX_CLIP_BYTES = 100 * 1024 * 1024;
 export const MAX_EXPIRY_MINUTES = 5_256_000;
@@ -175,10 +176,12 @@ export class ClipService {
   }
 
   /**
-   * The rows of an untagged upload as one synchronous SQLite transaction, taken under Kysely's
-   * connection lock like every other statement (bench/README.md, "Clip service"): no promise
-   * hop per statement. Null when the upload must go through Kysely: a tag to apply, a plugin's
-   * ambient transaction to join, or a transaction somebody left open on the connection.
+   * The rows of an untagged upload, written synchronously on the raw connection under Kysely's
+   * connection lock like every other statement (no promise hop per statement), and together with
+   * the other uploads that reached this point in the same turn of the event loop: one
+   * transaction, one commit and one full-text segment for all of them (bench/README.md, "Clip
+   * service"). Null when the upload must go through Kysely: a tag to apply, a plugin's ambient
+   * transaction to join, or a transaction somebody left open on the connection.
    */
   private async insertDirect(
     staged: StagedBlob,
@@ -187,21 +190,26 @@ export class ClipService {
     options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
   ): Promise<{ row: ClipRow; created: boolean; changes: LinkChange[] } | null> {
     if (options.tag || inAmbientTransaction()) return null;
-    return this.ctx.db.connection().execute(async () => {
-      if (this.ctx.sqlite.inTransaction) return null;
-      const row = {
-        filename,
-        content_type: contentType,
-        size: staged.size,
-        content_hash: staged.hash,
-        text_content: textExcerpt(contentType, staged.head),
-        is_archived: options.archived ? 1 : 0,
-        expires_at: null,
-        created_at: this.now(),
-      };
-      return { ...this.repo.insertOrFindSync(this.ctx.sqlite, row, options.dedup), changes: [] };
-    });
+    const row = {
+      filename,
+      content_type: contentType,
+      size: staged.size,
+      content_hash: staged.hash,
+      text_content: textExcerpt(contentType, staged.head),
+      is_archived: options.archived ? 1 : 0,
+      expires_at: null,
+      created_at: this.now(),
+    };
+    const written = await this.uploadRows.submit({ row, dedup: options.dedup });
+    return written && { ...written, changes: [] };
   }
+
+  private readonly uploadRows = new GroupCommit<{ row: NewClipRow; dedup: boolean }, { row: ClipRow; created: boolean } | null>((items) =>
+    this.ctx.db.connection().execute(async () => {
+      if (this.ctx.sqlite.inTransaction) return items.map(() => ({ ok: true as const, value: null }));
+      return this.repo.insertOrFindManySync(this.ctx.sqlite, items);
+    }),
+  );
 
   /**
    * Points a clip at new bytes (tag-server JSON writes, companion §9.4): type kept, hash, size

@@ -4,12 +4,11 @@
 // to it. Both steps for one hash run under one lock, so a delete cannot remove a blob that a
 // concurrent upload of the same bytes is about to reference.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, writeFile, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, writeSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { renameDurably } from '../../core/storage/file-store.js';
+import { fdatasyncFd, renameDurably } from '../../core/storage/file-store.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { isInsideRoot, NO_FOLLOW_READ } from '../../core/storage/resolver.js';
 import { Reclaimer } from './reclaim.js';
@@ -17,8 +16,21 @@ import { Reclaimer } from './reclaim.js';
 /** Bytes kept in memory from the start of every upload: sniffing and the search excerpt. */
 export const HEAD_BYTES = 1024 * 1024;
 const WRITE_BATCH_BYTES = 1024 * 1024;
-/** fs.writeFile with `flush` fsyncs the data before it closes the file. */
-const writeFileDurably = promisify(writeFile);
+
+/**
+ * Writes content of at most one batch to a new file and fdatasyncs it. Created, written into
+ * the page cache and closed by direct calls; only the fdatasync, which waits for the disk, goes
+ * through the thread pool (METADATA_CALLS in core/storage/file-store.ts).
+ */
+async function writeWholeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  const fd = openSync(path, 'wx', 0o644);
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    await fdatasyncFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export class BlobTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -91,9 +103,9 @@ export class BlobStore {
     const tmpPath = this.nextTmpPath();
     this.staging.add(tmpPath);
     try {
-      await writeFileDurably(tmpPath, bytes, { flag: 'wx', mode: 0o644, flush: true });
+      await writeWholeDurably(tmpPath, bytes);
     } catch (e) {
-      await unlink(tmpPath).catch(() => undefined);
+      rmSync(tmpPath, { force: true });
       throw e;
     } finally {
       this.staging.delete(tmpPath);
@@ -152,9 +164,7 @@ export class BlobStore {
         if (batchBytes >= WRITE_BATCH_BYTES) await flush();
       }
       if (file === null) {
-        // Creates, writes and fsyncs in one call: each file-handle call is a round trip through
-        // the thread pool with its own promise machinery, most of an upload's file CPU.
-        await writeFileDurably(tmpPath, batch.length === 1 ? batch[0] : Buffer.concat(batch), { flag: 'wx', mode: 0o644, flush: true });
+        await writeWholeDurably(tmpPath, batch.length === 1 ? batch[0] : Buffer.concat(batch));
       } else {
         if (batchBytes > 0) await flush();
         await writing;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore, syncDir } from './file-store.js';
+import { FileStore, makeDirectory, renameDurably, syncDir } from './file-store.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,5 +35,32 @@ describe('syncDir', () => {
     // A failure that is not "unsupported here" must reach the caller, which then does not
     // acknowledge the rename (it used to be swallowed with every other error).
     await expect(syncDir(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('renameDurably', () => {
+  it('makes the missing folders, moves the file, and places again after a known folder was removed', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'stacks-rename-'));
+    writeFileSync(join(dir, 'a.part'), 'first');
+    await renameDurably(join(dir, 'a.part'), join(dir, 'x', 'y', 'a'));
+    expect(readFileSync(join(dir, 'x', 'y', 'a'), 'utf8')).toBe('first');
+    expect(existsSync(join(dir, 'a.part'))).toBe(false);
+
+    // The folder is remembered as existing; pruned since, the placement makes it again.
+    rmSync(join(dir, 'x'), { recursive: true });
+    writeFileSync(join(dir, 'b.part'), 'second');
+    await renameDurably(join(dir, 'b.part'), join(dir, 'x', 'y', 'b'));
+    expect(readFileSync(join(dir, 'x', 'y', 'b'), 'utf8')).toBe('second');
+  });
+
+  it('reports every folder that gained an entry when folders are made, so each is fsynced', () => {
+    dir = mkdtempSync(join(tmpdir(), 'stacks-mkdir-'));
+    // Two levels made: the root gained "p", "p" gained "q".
+    expect(makeDirectory(join(dir, 'p', 'q')).sort()).toEqual([dir, join(dir, 'p')].sort());
+    // One level made under an existing folder: only that folder gained an entry.
+    expect(makeDirectory(join(dir, 'p', 'r'))).toEqual([join(dir, 'p')]);
+    // Nothing made: nothing to flush but the rename's own folder, which the caller syncs.
+    mkdirSync(join(dir, 's'));
+    expect(makeDirectory(join(dir, 's'))).toEqual([]);
   });
 });
