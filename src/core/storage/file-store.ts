@@ -3,7 +3,7 @@
 // its content-addressed place, so a stored path always points at complete bytes. Paths given
 // by clients are resolved inside the root and can never escape it.
 import { createHash } from 'node:crypto';
-import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { copyFile, link, mkdir, open, readdir, rm, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -31,14 +31,16 @@ export class PathEscapeError extends Error {}
 const TEMP_DIR = '.tmp';
 
 /*
- * METADATA_CALLS: creating, renaming and closing files and making folders are made with the
- * synchronous calls on the event loop, and only fsync and bulk writes go through libuv's
- * thread pool. Each pool round trip (queue, wake a pool thread, signal the loop back, resolve a
- * promise) cost more CPU than the metadata call it carried: a small clip upload made ten of
- * them, about a quarter of the service's main thread (bench/README.md, "Clip service").
+ * METADATA_CALLS: renaming and closing files, writing a small file into the page cache, and
+ * making and opening folders are made with the synchronous calls on the event loop; fsync, bulk
+ * writes and the creation of a new file (it can wait for the journal while fsyncs commit it) go
+ * through libuv's thread pool. Each pool round trip (queue, wake a pool thread, signal the loop
+ * back, resolve a promise) cost more CPU than the metadata call it carried: a small clip upload
+ * made ten of them (bench/README.md, "Clip service").
  */
 export const fsyncFd: (fd: number) => Promise<void> = promisify(fsync);
 export const fdatasyncFd: (fd: number) => Promise<void> = promisify(fdatasync);
+export const openFd: (path: string, flags: string, mode: number) => Promise<number> = promisify(openCallback);
 
 /**
  * One group commit of directory fsyncs for the whole process (both services place through
