@@ -87,6 +87,82 @@ RETURNING
 COMMIT;
 -- params: []
 
+-- ClipRepository.insertOrFindManySync (two uploads in one transaction)
+BEGIN;
+-- params: []
+
+BEGIN;
+-- params: []
+
+SELECT
+  "c"."id",
+  "c"."filename",
+  "c"."content_type",
+  "c"."size",
+  "c"."content_hash",
+  "c"."is_archived",
+  "c"."expires_at",
+  "c"."created_at"
+FROM
+  "clips" AS "c"
+WHERE
+  "c"."content_hash" = ?
+  AND (
+    c.expires_at IS NULL
+    OR c.expires_at > ?
+  )
+ORDER BY
+  "c"."id"
+LIMIT
+  ?;
+-- params: ["abababababababababababababababababababababababababababababababab","2024-06-01T12:00:00.000Z",1]
+
+INSERT INTO
+  "clips" (
+    "filename",
+    "content_type",
+    "size",
+    "content_hash",
+    "text_content",
+    "is_archived",
+    "expires_at",
+    "created_at"
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING
+  "id";
+-- params: ["a.txt","text/plain",5,"abababababababababababababababababababababababababababababababab","hello",0,null,"2024-06-01T12:00:00.000Z"]
+
+COMMIT;
+-- params: []
+
+BEGIN;
+-- params: []
+
+INSERT INTO
+  "clips" (
+    "filename",
+    "content_type",
+    "size",
+    "content_hash",
+    "text_content",
+    "is_archived",
+    "expires_at",
+    "created_at"
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING
+  "id";
+-- params: ["b.txt","text/plain",5,"abababababababababababababababababababababababababababababababab","hello",0,null,"2024-06-01T12:00:00.000Z"]
+
+COMMIT;
+-- params: []
+
+COMMIT;
+-- params: []
+
 -- ClipRepository.replaceContent
 SELECT
   "content_hash",

@@ -183,6 +183,17 @@ export class ClipRepository extends ClipStoreRepository {
    * without a promise hop per statement. The caller must hold the connection exclusively (Kysely's
    * connection lock, outside any transaction): nothing else can run between these statements.
    */
+  insertOrFindSync(conn: Database.Database, row: NewClipRow, dedup: boolean): { row: ClipRow; created: boolean } {
+    return conn.transaction(() => {
+      const existing = dedup ? liveByHash.runSync(conn, this.db, row.content_hash, row.created_at)[0] : undefined;
+      if (existing) return { row: existing, created: false };
+      const [{ id }] = insertClip.runSync(conn, this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
+      const { text_content: _excerpt, ...columns } = row;
+      void _excerpt;
+      return { row: { id, ...columns }, created: true };
+    })();
+  }
+
   /**
    * Several uploads' rows in one transaction (a group commit, core/db/group-commit.ts), each as
    * `insertOrFindSync` makes it and inside its own savepoint: a row that fails is rolled back
@@ -199,17 +210,6 @@ export class ClipRepository extends ClipStoreRepository {
         }
       }),
     )();
-  }
-
-  insertOrFindSync(conn: Database.Database, row: NewClipRow, dedup: boolean): { row: ClipRow; created: boolean } {
-    return conn.transaction(() => {
-      const existing = dedup ? liveByHash.runSync(conn, this.db, row.content_hash, row.created_at)[0] : undefined;
-      if (existing) return { row: existing, created: false };
-      const [{ id }] = insertClip.runSync(conn, this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
-      const { text_content: _excerpt, ...columns } = row;
-      void _excerpt;
-      return { row: { id, ...columns }, created: true };
-    })();
   }
 
   /**

@@ -20,6 +20,7 @@ export default [
       ['insert', (r) => r.insert(newRow)],
       ['insertOrFindSync (no live clip with these bytes)', async (r) => r.insertOrFindSync(native, newRow, true)],
       ['insertOrFindSync (without dedup)', async (r) => r.insertOrFindSync(native, newRow, false)],
+      ['insertOrFindManySync (two uploads in one transaction)', async (r) => r.insertOrFindManySync(native, [{ row: newRow, dedup: true }, { row: { ...newRow, filename: 'b.txt' }, dedup: false }])],
       ['replaceContent', (r) => r.replaceContent(7, { hash: 'cd'.repeat(32), size: 5, head }, () => 'hello')],
       ['list (no filter)', (r) => r.list({ now }, { limit: 50, offset: 0 })],
       ['list (scope, subtree, exact tag, type, archived, search, hidden)', (r) => r.list({ now, scope: work, subtrees: [client], exactTag: 9, contentType: 'Text/Plain', archived: false, search: '50%_off', hidden: [4, 6] }, { limit: 20, offset: 40 })],
