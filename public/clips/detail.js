@@ -15,7 +15,7 @@ export async function downloadClip(clip) {
 export async function openClip(id, tags) {
   const opener = document.activeElement;
   const urls = new PreviewUrls();
-  const title = h('h2', { id: 'clip-title' });
+  const title = h('h2', { id: 'clip-title', tabindex: '-1' });
   const body = h('div', { class: 'dialog-body' });
   const dialog = h(
     'dialog',
@@ -45,15 +45,30 @@ export async function openClip(id, tags) {
     const preview = h('div', { class: 'preview-large' }, h('p', { class: 'hint' }, 'Loading preview…'));
     const plugins = await clipActions(clip);
     const meta = await metadata(clip);
-    // Title and body change together, never one render apart.
+    // Title and body change together, never one render apart; a keyboard user stays on the
+    // control they used (or lands on the title when it is gone) instead of falling to the page.
+    const focused = focusedControl(body);
     title.textContent = clipName(clip);
     fill(body, preview, facts(clip), tagSection(clip, tags, changed), actions(clip, dialog, changed), plugins, meta);
+    if (focused) (sameControl(body, focused) ?? title).focus();
     fullPreview(clip, urls).then(
       (node) => fill(preview, node),
       (e) => fill(preview, h('p', { class: 'error-banner' }, `No preview: ${e.message}`)),
     );
   };
   await show().catch(unreadable);
+}
+
+/** The control that has focus inside `body`, described so its re-rendered twin can be found. */
+function focusedControl(body) {
+  const el = document.activeElement;
+  return el && el !== body && body.contains(el) ? { id: el.id, tag: el.tagName, text: el.textContent } : null;
+}
+
+/** The control in `body` with the same id, else the same element and text (a button). */
+function sameControl(body, { id, tag, text }) {
+  if (id) return document.getElementById(id);
+  return [...body.querySelectorAll(tag)].find((el) => el.textContent === text) ?? null;
 }
 
 function facts(clip) {

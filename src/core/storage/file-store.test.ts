@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, uti
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore, makeDirectory, renameDurably, syncDir } from './file-store.js';
+import { FileStore, makeDirectory, makeDirectoryDurably, renameDurably, syncDir } from './file-store.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,5 +62,12 @@ describe('renameDurably', () => {
     // Nothing made: nothing to flush but the rename's own folder, which the caller syncs.
     mkdirSync(join(dir, 's'));
     expect(makeDirectory(join(dir, 's'))).toEqual([]);
+  });
+
+  it('makes a folder durably for links and copies, and answers at once for one that is known', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'stacks-mkdir-durably-'));
+    await makeDirectoryDurably(join(dir, 'u', 'v', 'w'));
+    expect(statSync(join(dir, 'u', 'v', 'w')).isDirectory()).toBe(true);
+    await expect(makeDirectoryDurably(join(dir, 'u', 'v', 'w'))).resolves.toBeUndefined();
   });
 });

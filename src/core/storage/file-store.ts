@@ -162,7 +162,7 @@ export class FileStore {
     return this.placing.with(location, async () => {
       this.markPlaced(location);
       if (await exists(target)) return false;
-      await mkdir(dirname(target), { recursive: true });
+      await makeDirectoryDurably(dirname(target));
       try {
         await link(fromAbsolute, target);
         // The link shares the source's modification time, which may be old: make it recent,
@@ -239,7 +239,7 @@ export class FileStore {
   /** Copies a stored file to another location in this store (fsynced), replacing nothing. */
   async copyTo(fromAbsolute: string, location: string): Promise<void> {
     const target = this.resolve(location);
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirectoryDurably(dirname(target));
     if (await exists(target)) return;
     await copyFileAtomic(fromAbsolute, target);
   }
@@ -306,7 +306,7 @@ export const isInside = (root: string, full: string) => full === root || full.st
 
 /** Writes bytes to `path` through a fsynced temporary file and a rename. */
 export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirectoryDurably(dirname(path));
   const temp = `${path}.${randomBytes(4).toString('hex')}.part`;
   try {
     const fh = await open(temp, 'w');
@@ -325,7 +325,7 @@ export async function writeFileAtomic(path: string, data: Buffer): Promise<void>
 
 /** Copies a file to `path` through a fsynced temporary file and a rename (replaces `path`). */
 export async function copyFileAtomic(from: string, path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirectoryDurably(dirname(path));
   const temp = `${path}.${randomBytes(4).toString('hex')}.part`;
   try {
     await copyFile(from, temp);
@@ -367,6 +367,15 @@ export async function renameDurably(from: string, to: string): Promise<void> {
  */
 const knownDirectories = new Set<string>();
 const KNOWN_DIRECTORIES = 100_000;
+
+/**
+ * Makes `dir` with its missing parents and flushes each new folder into its parent, for a file
+ * about to be placed in it by other means than `renameDurably` (a link, a copy).
+ */
+export async function makeDirectoryDurably(dir: string): Promise<void> {
+  if (knownDirectories.has(dir)) return;
+  await Promise.all(makeDirectory(dir).map((d) => directorySyncs.sync(d)));
+}
 
 /** Makes `dir` with its missing parents; answers the folders that gained an entry (parents of what was made). */
 export function makeDirectory(dir: string): string[] {

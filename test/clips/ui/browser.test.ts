@@ -277,6 +277,8 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Renamed to renamed.txt.');
     expect(await page.textContent('#clip-title')).toBe('renamed.txt');
     expect(await page.inputValue('#rename')).toBe('renamed.txt');
+    // The dialog was drawn again with the new name; the keyboard is still on the name field.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('rename');
     await page.fill('#rename', 'bad/name');
     await page.press('#rename', 'Enter');
     await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
@@ -298,6 +300,8 @@ describe.skipIf(!browserAvailable)('clip web interface in a browser', () => {
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'renamed.txt will be deleted automatically in 1 day.');
     await page.click('dialog[open] .expiry button:text-is("Never expire")');
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'renamed.txt will not expire.');
+    // Redrawn without that button: the keyboard lands inside the dialog, not on the page behind it.
+    expect(await page.evaluate(() => document.activeElement?.closest('dialog[open]') !== null)).toBe(true);
     page.off('request', seen);
     expect(calls).toEqual(['PUT {"minutes":1440}', 'DELETE']);
     await page.keyboard.press('Escape');
