@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, uti
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore, makeDirectory, makeDirectoryDurably, renameDurably, syncDir } from './file-store.js';
+import { FileStore, makeDirectory, makeDirectoryDurably, renameDurably, syncDir, writeFileAtomic } from './file-store.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,10 +64,17 @@ describe('renameDurably', () => {
     expect(makeDirectory(join(dir, 's'))).toEqual([]);
   });
 
-  it('makes a folder durably for links and copies, and answers at once for one that is known', async () => {
+  it('makes a folder durably for links and copies, again after it was removed, and leaves an existing one', async () => {
     dir = mkdtempSync(join(tmpdir(), 'stacks-mkdir-durably-'));
-    await makeDirectoryDurably(join(dir, 'u', 'v', 'w'));
-    expect(statSync(join(dir, 'u', 'v', 'w')).isDirectory()).toBe(true);
-    await expect(makeDirectoryDurably(join(dir, 'u', 'v', 'w'))).resolves.toBeUndefined();
+    const leaf = join(dir, 'u', 'v', 'w');
+    await makeDirectoryDurably(leaf);
+    expect(statSync(leaf).isDirectory()).toBe(true);
+    await expect(makeDirectoryDurably(leaf)).resolves.toBeUndefined();
+    // Removed since (as clearing previews removes their folder): made again, not taken as known.
+    rmSync(join(dir, 'u'), { recursive: true });
+    await makeDirectoryDurably(leaf);
+    expect(statSync(leaf).isDirectory()).toBe(true);
+    await writeFileAtomic(join(leaf, 'f'), Buffer.from('bytes'));
+    expect(readFileSync(join(leaf, 'f'), 'utf8')).toBe('bytes');
   });
 });

@@ -370,10 +370,11 @@ const KNOWN_DIRECTORIES = 100_000;
 
 /**
  * Makes `dir` with its missing parents and flushes each new folder into its parent, for a file
- * about to be placed in it by other means than `renameDurably` (a link, a copy).
+ * about to be created in it or placed by other means than `renameDurably` (a link, a copy).
+ * Always asks the filesystem: the folder may have been removed since (clearing previews removes
+ * theirs), and the caller's next call inside it has no retry.
  */
 export async function makeDirectoryDurably(dir: string): Promise<void> {
-  if (knownDirectories.has(dir)) return;
   await Promise.all(makeDirectory(dir).map((d) => directorySyncs.sync(d)));
 }
 
