@@ -44,6 +44,13 @@ export interface ClipFilter {
 /** Every column of a new clip row (the id is assigned). */
 export type NewClipRow = Omit<ClipRow, 'id'> & { text_content: string | null };
 
+/** The row a clip inserted from `row` reads back as (the search excerpt is not a listed column). */
+export function insertedRow(id: number, row: NewClipRow): ClipRow {
+  const { text_content: _excerpt, ...columns } = row;
+  void _excerpt;
+  return { id, ...columns };
+}
+
 // Each upload inserts one row: the statement is compiled once.
 const insertClip = new CompiledOnce(
   8,
@@ -188,9 +195,7 @@ export class ClipRepository extends ClipStoreRepository {
       const existing = dedup ? liveByHash.runSync(conn, this.db, row.content_hash, row.created_at)[0] : undefined;
       if (existing) return { row: existing, created: false };
       const [{ id }] = insertClip.runSync(conn, this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
-      const { text_content: _excerpt, ...columns } = row;
-      void _excerpt;
-      return { row: { id, ...columns }, created: true };
+      return { row: insertedRow(id, row), created: true };
     })();
   }
 

@@ -14,7 +14,7 @@ import type { TagRef } from '../tags/names.js';
 import { TagRepository, type TagJson } from '../tags/repository.js';
 import { detectContentType, isTextType } from './content-type.js';
 import { validFilename } from './filenames.js';
-import { ClipRepository, type ClipFilter, type ClipRow, type NewClipRow } from './repository.js';
+import { ClipRepository, insertedRow, type ClipFilter, type ClipRow, type NewClipRow } from './repository.js';
 
 export const MAX_CLIP_BYTES = 100 * 1024 * 1024;
 export const MAX_EXPIRY_MINUTES = 5_256_000;
@@ -43,6 +43,20 @@ export function validMinutes(value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw badRequest('minutes must be positive');
   if (value > MAX_EXPIRY_MINUTES) throw badRequest('minutes too large');
   return value;
+}
+
+/** The row of a new clip made from staged bytes, whichever way it is written. */
+function uploadRow(staged: StagedBlob, filename: string, contentType: string, archived: boolean | undefined, createdAt: string): NewClipRow {
+  return {
+    filename,
+    content_type: contentType,
+    size: staged.size,
+    content_hash: staged.hash,
+    text_content: textExcerpt(contentType, staged.head),
+    is_archived: archived ? 1 : 0,
+    expires_at: null,
+    created_at: createdAt,
+  };
 }
 
 function clipJson(r: ClipRow, tags: TagJson[]): ClipJson {
@@ -147,16 +161,8 @@ export class ClipService {
           const existing = options.dedup ? await repo.findLiveByHash(staged.hash, now) : undefined;
           let row = existing;
           if (!row) {
-            const values = {
-              filename: clip.filename,
-              content_type: contentType,
-              size: staged.size,
-              content_hash: staged.hash,
-              is_archived: options.archived ? 1 : 0,
-              expires_at: null,
-              created_at: now,
-            };
-            row = { id: await repo.insert({ ...values, text_content: textExcerpt(contentType, staged.head) }), ...values };
+            const fresh = uploadRow(staged, clip.filename, contentType, options.archived, now);
+            row = insertedRow(await repo.insert(fresh), fresh);
           }
           const changes: LinkChange[] = options.tag ? await addTagToClips(trx, [row.id], options.tag, now) : [];
           return { row, created: !existing, changes };
@@ -190,16 +196,7 @@ export class ClipService {
     options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
   ): Promise<{ row: ClipRow; created: boolean; changes: LinkChange[] } | null> {
     if (options.tag || inAmbientTransaction()) return null;
-    const row = {
-      filename,
-      content_type: contentType,
-      size: staged.size,
-      content_hash: staged.hash,
-      text_content: textExcerpt(contentType, staged.head),
-      is_archived: options.archived ? 1 : 0,
-      expires_at: null,
-      created_at: this.now(),
-    };
+    const row = uploadRow(staged, filename, contentType, options.archived, this.now());
     const written = await this.uploadRows.submit({ row, dedup: options.dedup });
     return written && { ...written, changes: [] };
   }

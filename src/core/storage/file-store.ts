@@ -38,7 +38,7 @@ const TEMP_DIR = '.tmp';
  * back, resolve a promise) cost more CPU than the metadata call it carried: a small clip upload
  * made ten of them (bench/README.md, "Clip service").
  */
-export const fsyncFd: (fd: number) => Promise<void> = promisify(fsync);
+const fsyncFd: (fd: number) => Promise<void> = promisify(fsync);
 export const fdatasyncFd: (fd: number) => Promise<void> = promisify(fdatasync);
 export const openFd: (path: string, flags: string, mode: number) => Promise<number> = promisify(openCallback);
 
@@ -263,11 +263,20 @@ async function exists(path: string): Promise<boolean> {
 }
 
 export async function syncFile(path: string): Promise<void> {
-  const fh = await open(path, 'r+');
+  await fsyncAt(path, 'r+');
+}
+
+/**
+ * Opens `path`, fsyncs it and closes it. Opening and closing an existing file or folder are
+ * metadata calls of microseconds, made directly; only the fsync, which waits for the disk, goes
+ * through the thread pool (METADATA_CALLS).
+ */
+async function fsyncAt(path: string, flags: string): Promise<void> {
+  const fd = openSync(path, flags);
   try {
-    await fh.sync();
+    await fsyncFd(fd);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -284,14 +293,7 @@ const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', '
  */
 export async function syncDir(path: string): Promise<void> {
   try {
-    // Opening and closing a directory are metadata calls of microseconds, made here directly;
-    // only the fsync, which waits for the disk, goes through the thread pool (METADATA_CALLS).
-    const fd = openSync(path, 'r');
-    try {
-      await fsyncFd(fd);
-    } finally {
-      closeSync(fd);
-    }
+    await fsyncAt(path, 'r');
   } catch (e) {
     if (!DIRECTORY_SYNC_UNSUPPORTED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
   }
@@ -384,8 +386,9 @@ export function makeDirectory(dir: string): string[] {
   if (knownDirectories.size >= KNOWN_DIRECTORIES) knownDirectories.clear();
   knownDirectories.add(dir);
   if (first === undefined) return [];
+  // From the parent of `dir` up to the parent of the first folder made, each gained one entry.
   const parents: string[] = [];
   for (let d = dir; d !== first && dirname(d) !== d; d = dirname(d)) parents.push(dirname(d));
   parents.push(dirname(first));
-  return [...new Set(parents)];
+  return parents;
 }
