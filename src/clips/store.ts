@@ -1,6 +1,8 @@
 // Opens the clip store (companion §1.2 steps 1–3): data directory, SQLite with WAL and
-// migrations, and the start-up sweep: tmp/ emptied, then a reconciliation removing blobs no row
-// refers to that are older than -orphan-grace-ms (docs/storage.md).
+// migrations, and the start-up sweep: tmp/ emptied, the blob journal checked against its files
+// and emptied (a crashed process's small uploads written again where their files were lost),
+// then a reconciliation removing blobs no row refers to that are older than -orphan-grace-ms
+// (docs/storage.md). Closing flushes the journal.
 import { existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -14,6 +16,7 @@ import { clipMigrations } from './schema/migrations.js';
 import type { ClipDatabase } from './schema/database.js';
 import { ClipRepository } from './clips/repository.js';
 import { BlobStore } from './storage/blobs.js';
+import { BlobJournal } from './storage/journal.js';
 import { ClipReconciler } from './storage/reconcile.js';
 
 export interface OpenStore {
@@ -52,10 +55,25 @@ export async function openStore(config: ClipConfig, clock: Clock = systemClock, 
 
   const tmp = blobs.sweepTemp();
   if (tmp) log(`start-up sweep: removed ${tmp} temp files`);
-  await reportMissingContent(new ClipRepository(handle.db), blobs);
+  const clips = new ClipRepository(handle.db);
+  const journal = new BlobJournal(handle.db, blobs, (hash) => clips.referenced(hash));
+  const recovered = await journal.flush({ all: true, verify: true });
+  if (recovered) log(`start-up sweep: confirmed ${recovered} journaled blobs on disk`);
+  journal.start();
+  await reportMissingContent(clips, blobs);
 
   const ctx: ClipContext = { db: handle.db, sqlite, clock, events: new ClipEvents(), blobs, config: { ...config, dataDir } };
   const reconciler = new ClipReconciler(ctx, log);
   await reconciler.schedule.now();
-  return { ctx, reconciler, close: () => handle.close() };
+  return {
+    ctx,
+    reconciler,
+    close: async () => {
+      try {
+        await journal.stop();
+      } finally {
+        await handle.close();
+      }
+    },
+  };
 }

@@ -87,6 +87,39 @@ RETURNING
 COMMIT;
 -- params: []
 
+-- ClipRepository.insertOrFindSync (journaled bytes)
+BEGIN;
+-- params: []
+
+INSERT INTO
+  "blob_journal" ("hash", "written_at", "bytes")
+VALUES
+  (?, ?, ?)
+ON CONFLICT ("hash") DO UPDATE
+SET
+  "written_at" = "excluded"."written_at";
+-- params: ["abababababababababababababababababababababababababababababababab",1717243200000,{"type":"Buffer","data":[104,101,108,108,111]}]
+
+INSERT INTO
+  "clips" (
+    "filename",
+    "content_type",
+    "size",
+    "content_hash",
+    "text_content",
+    "is_archived",
+    "expires_at",
+    "created_at"
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING
+  "id";
+-- params: ["a.txt","text/plain",5,"abababababababababababababababababababababababababababababababab","hello",0,null,"2024-06-01T12:00:00.000Z"]
+
+COMMIT;
+-- params: []
+
 -- ClipRepository.insertOrFindManySync (two uploads in one transaction)
 BEGIN;
 -- params: []

@@ -10,6 +10,7 @@ import { ClipStoreRepository } from '../schema/base-repository.js';
 import type { ClipDatabase } from '../schema/database.js';
 import { carriesSubtree, idList, isLive, TRIGRAM, trigramPhrase } from '../schema/fragments.js';
 import { inSubtree, type TagRef } from '../tags/names.js';
+import { BlobJournalRepository, type JournalEntry } from '../storage/journal.repository.js';
 
 export interface ClipRow {
   id: number;
@@ -165,6 +166,11 @@ function conditions(f: ClipFilter, form: 'probe' | 'set' = 'probe', indexedSearc
 }
 
 export class ClipRepository extends ClipStoreRepository {
+  /** A journaled upload's bytes go into the blob journal in its row's transaction (storage/journal.ts). */
+  private get journal(): BlobJournalRepository {
+    return new BlobJournalRepository(this.db);
+  }
+
   /**
    * A search term the trigram index finds in few clips: reading those candidates then beats
    * walking the clips with LIKE (which, for a common term, finds a page of matches at once).
@@ -186,12 +192,14 @@ export class ClipRepository extends ClipStoreRepository {
   /**
    * An upload's rows as one synchronous transaction on the raw connection `conn` (the one behind
    * this repository's Kysely instance): with `dedup`, the oldest live clip with this content if
-   * there is one, else the inserted row. The same statements as `findLiveByHash` and `insert`,
-   * without a promise hop per statement. The caller must hold the connection exclusively (Kysely's
+   * there is one, else the inserted row; `journal` goes into the blob journal in the same
+   * transaction. The same statements as `findLiveByHash`, `insert` and BlobJournalRepository's
+   * `add`, without a promise hop per statement. The caller must hold the connection exclusively (Kysely's
    * connection lock, outside any transaction): nothing else can run between these statements.
    */
-  insertOrFindSync(conn: Database.Database, row: NewClipRow, dedup: boolean): { row: ClipRow; created: boolean } {
+  insertOrFindSync(conn: Database.Database, row: NewClipRow, dedup: boolean, journal?: JournalEntry): { row: ClipRow; created: boolean } {
     return conn.transaction(() => {
+      if (journal) this.journal.addSync(conn, journal);
       const existing = dedup ? liveByHash.runSync(conn, this.db, row.content_hash, row.created_at)[0] : undefined;
       if (existing) return { row: existing, created: false };
       const [{ id }] = insertClip.runSync(conn, this.db, row.filename, row.content_type, row.size, row.content_hash, row.text_content, row.is_archived, row.expires_at, row.created_at);
@@ -204,12 +212,12 @@ export class ClipRepository extends ClipStoreRepository {
    * `insertOrFindSync` makes it and inside its own savepoint: a row that fails is rolled back
    * alone and answered with its error, the others commit. Same exclusivity rule.
    */
-  insertOrFindManySync(conn: Database.Database, items: readonly { row: NewClipRow; dedup: boolean }[]): ItemOutcome<{ row: ClipRow; created: boolean }>[] {
+  insertOrFindManySync(conn: Database.Database, items: readonly { row: NewClipRow; dedup: boolean; journal?: JournalEntry }[]): ItemOutcome<{ row: ClipRow; created: boolean }>[] {
     return conn.transaction(() =>
-      items.map(({ row, dedup }): ItemOutcome<{ row: ClipRow; created: boolean }> => {
+      items.map(({ row, dedup, journal }): ItemOutcome<{ row: ClipRow; created: boolean }> => {
         try {
           // Nested in the batch's transaction, better-sqlite3 runs this one as a savepoint.
-          return { ok: true, value: this.insertOrFindSync(conn, row, dedup) };
+          return { ok: true, value: this.insertOrFindSync(conn, row, dedup, journal) };
         } catch (error) {
           return { ok: false, error };
         }

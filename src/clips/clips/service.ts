@@ -9,6 +9,7 @@ import type { ClipContext } from '../context.js';
 import type { KeyPrincipal, Scope } from '../http/principal.js';
 import type { StagedBlob } from '../storage/blobs.js';
 import { HEAD_BYTES } from '../storage/blobs.js';
+import { BlobJournalRepository, type JournalEntry } from '../storage/journal.repository.js';
 import { addTagToClips, emitLinkChanges, type LinkChange } from '../tags/assign.js';
 import type { TagRef } from '../tags/names.js';
 import { TagRepository, type TagJson } from '../tags/repository.js';
@@ -80,10 +81,12 @@ export interface NewClip {
 
 export class ClipService {
   readonly repo: ClipRepository;
+  private readonly journal: BlobJournalRepository;
   readonly tags: TagRepository;
 
   constructor(private readonly ctx: ClipContext) {
     this.repo = new ClipRepository(ctx.db);
+    this.journal = new BlobJournalRepository(ctx.db);
     this.tags = new TagRepository(ctx.db);
   }
 
@@ -150,7 +153,10 @@ export class ClipService {
     const result = await this.ctx.blobs.commit(
       staged,
       async () => {
-        const direct = await this.insertDirect(staged, clip.filename, contentType, options);
+        // Bytes staged without an fsync travel with the row (storage/journal.ts), stamped after
+        // their file was renamed into place.
+        const journal = staged.journal && { hash: staged.hash, written_at: Date.now(), bytes: staged.journal };
+        const direct = await this.insertDirect(staged, clip.filename, contentType, options, journal);
         if (direct) {
           committed = true;
           return direct;
@@ -158,6 +164,7 @@ export class ClipService {
         const outcome = await this.ctx.db.transaction().execute(async (trx) => {
           const now = this.now();
           const repo = this.repo.in(trx);
+          if (journal) await this.journal.in(trx).add(journal);
           const existing = options.dedup ? await repo.findLiveByHash(staged.hash, now) : undefined;
           let row = existing;
           if (!row) {
@@ -171,6 +178,7 @@ export class ClipService {
         return outcome;
       },
       (hash) => committed || this.referenced(hash),
+      { journaled: true },
     );
     if (result.created) {
       this.ctx.events.emit('clip:created', { id: result.row.id, content_type: contentType, filename: clip.filename, size: staged.size });
@@ -194,14 +202,15 @@ export class ClipService {
     filename: string,
     contentType: string,
     options: { dedup: boolean; tag?: TagRef | null; archived?: boolean },
+    journal: JournalEntry | undefined,
   ): Promise<{ row: ClipRow; created: boolean; changes: LinkChange[] } | null> {
     if (options.tag || inAmbientTransaction()) return null;
     const row = uploadRow(staged, filename, contentType, options.archived, this.now());
-    const written = await this.uploadRows.submit({ row, dedup: options.dedup });
+    const written = await this.uploadRows.submit({ row, dedup: options.dedup, journal });
     return written && { ...written, changes: [] };
   }
 
-  private readonly uploadRows = new GroupCommit<{ row: NewClipRow; dedup: boolean }, { row: ClipRow; created: boolean } | null>((items) =>
+  private readonly uploadRows = new GroupCommit<{ row: NewClipRow; dedup: boolean; journal?: JournalEntry }, { row: ClipRow; created: boolean } | null>((items) =>
     this.ctx.db.connection().execute(async () => {
       if (this.ctx.sqlite.inTransaction) return items.map(() => ({ ok: true as const, value: null }));
       return this.repo.insertOrFindManySync(this.ctx.sqlite, items);

@@ -93,6 +93,14 @@ export interface PluginStorageTable {
   value: string;
 }
 
+/** Bytes of a small upload whose file may not be on disk yet (migration 003). */
+export interface BlobJournalTable {
+  hash: string;
+  /** Milliseconds since the epoch. */
+  written_at: number;
+  bytes: Buffer;
+}
+
 export interface ClipDatabase {
   clips: ClipTable;
   tags: TagTable;
@@ -104,6 +112,7 @@ export interface ClipDatabase {
   plugins: PluginTable;
   plugin_permissions: PluginPermissionTable;
   plugin_storage: PluginStorageTable;
+  blob_journal: BlobJournalTable;
 }
 
 export type ClipDb = Kysely<ClipDatabase>;

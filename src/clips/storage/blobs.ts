@@ -2,13 +2,14 @@
 // streamed to tmp/ while hashed and counted, fsynced, then renamed into place; the database
 // row is written only after the blob exists, and a blob is unlinked only when no row refers
 // to it. Both steps for one hash run under one lock, so a delete cannot remove a blob that a
-// concurrent upload of the same bytes is about to reference.
+// concurrent upload of the same bytes is about to reference. A small upload read whole skips
+// both fsyncs: its bytes go into the blob journal with its row instead (storage/journal.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, writeSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fdatasyncFd, openFd, renameDurably } from '../../core/storage/file-store.js';
+import { open, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fdatasyncFd, openFd, renameDurably, renameInto, syncDir, syncFile } from '../../core/storage/file-store.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { isInsideRoot, NO_FOLLOW_READ } from '../../core/storage/resolver.js';
 import { Reclaimer } from './reclaim.js';
@@ -18,16 +19,17 @@ export const HEAD_BYTES = 1024 * 1024;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
- * Writes content of at most one batch to a new file and fdatasyncs it. Written into the page
- * cache and closed by direct calls (METADATA_CALLS in core/storage/file-store.ts); created on the
- * thread pool because creating an inode waits for the filesystem journal while other uploads'
- * fsyncs commit it — a profile had the event loop blocked there for a fifth of its time.
+ * Writes content of at most one batch to a new file, and fdatasyncs it when `durable`. Written
+ * into the page cache and closed by direct calls (METADATA_CALLS in core/storage/file-store.ts);
+ * created on the thread pool because creating an inode waits for the filesystem journal while
+ * other uploads' fsyncs commit it — a profile had the event loop blocked there for a fifth of
+ * its time.
  */
-async function writeWholeDurably(path: string, bytes: Uint8Array): Promise<void> {
+async function writeWhole(path: string, bytes: Uint8Array, durable: boolean): Promise<void> {
   const fd = await openFd(path, 'wx', 0o644);
   try {
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    await fdatasyncFd(fd);
+    if (durable) await fdatasyncFd(fd);
   } finally {
     closeSync(fd);
   }
@@ -45,6 +47,12 @@ export interface StagedBlob {
   /** The first HEAD_BYTES bytes (or all of them for smaller content). */
   head: Buffer;
   tmpPath: string;
+  /**
+   * All the bytes, when the temporary file was not fsynced: committed with
+   * `{ journaled: true }`, the caller's transaction must add them to the blob journal
+   * (JournalEntry); committed without, the file is fsynced first.
+   */
+  journal?: Buffer;
 }
 
 type Referenced = (hash: string) => boolean | Promise<boolean>;
@@ -64,6 +72,8 @@ export class BlobStore {
    */
   private readonly tmpPrefix = randomBytes(9).toString('hex');
   private tmpCount = 0;
+  /** Bytes placed through the journal since its last flush: past a budget it flushes early. */
+  journaledBytes = 0;
 
   constructor(dataDir: string) {
     this.blobDir = join(dataDir, 'blobs', 'sha256');
@@ -96,22 +106,23 @@ export class BlobStore {
   }
 
   /**
-   * Stages content already in memory (a small upload read whole): hashed by one call, created,
-   * written and fsynced by one, with the same temporary names and cleanup as `stage`.
+   * Stages content already in memory (a small upload read whole): hashed by one call, created
+   * and written by one without waiting for the disk (the bytes travel on as `journal`), with
+   * the same temporary names and cleanup as `stage`.
    */
   async stageBytes(bytes: Buffer, limit: number): Promise<StagedBlob> {
     if (bytes.length > limit) throw new BlobTooLargeError(limit);
     const tmpPath = this.nextTmpPath();
     this.staging.add(tmpPath);
     try {
-      await writeWholeDurably(tmpPath, bytes);
+      await writeWhole(tmpPath, bytes, false);
     } catch (e) {
       rmSync(tmpPath, { force: true });
       throw e;
     } finally {
       this.staging.delete(tmpPath);
     }
-    return { hash: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, head: bytes.subarray(0, HEAD_BYTES), tmpPath };
+    return { hash: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, head: bytes.subarray(0, HEAD_BYTES), tmpPath, journal: bytes };
   }
 
   private nextTmpPath(): string {
@@ -165,7 +176,7 @@ export class BlobStore {
         if (batchBytes >= WRITE_BATCH_BYTES) await flush();
       }
       if (file === null) {
-        await writeWholeDurably(tmpPath, batch.length === 1 ? batch[0] : Buffer.concat(batch));
+        await writeWhole(tmpPath, batch.length === 1 ? batch[0] : Buffer.concat(batch), true);
       } else {
         if (batchBytes > 0) await flush();
         await writing;
@@ -224,14 +235,21 @@ export class BlobStore {
   /**
    * Moves the staged bytes into place (unless that content is already stored), then runs
    * `write` (the row insert) under the hash lock. When `write` fails, or writes no row that
-   * refers to the hash, the blob is collected again.
+   * refers to the hash, the blob is collected again. With `journaled`, a blob staged with its
+   * bytes in memory is placed without waiting for the disk: `write` must journal them.
    */
-  async commit<T>(staged: StagedBlob, write: () => Promise<T>, referenced: Referenced): Promise<T> {
+  async commit<T>(staged: StagedBlob, write: () => Promise<T>, referenced: Referenced, options: { journaled?: boolean } = {}): Promise<T> {
     return this.lock.with(staged.hash, async () => {
       const target = this.pathOf(staged.hash);
       try {
         if (existsSync(target)) await unlink(staged.tmpPath).catch(() => undefined);
-        else await renameDurably(staged.tmpPath, target);
+        else if (staged.journal && options.journaled) {
+          renameInto(staged.tmpPath, target);
+          this.journaledBytes += staged.size;
+        } else {
+          if (staged.journal) await syncFile(staged.tmpPath);
+          await renameDurably(staged.tmpPath, target);
+        }
       } catch (e) {
         await unlink(staged.tmpPath).catch(() => undefined);
         throw e;
@@ -242,6 +260,44 @@ export class BlobStore {
         await this.collectLocked(staged.hash, referenced);
       }
     });
+  }
+
+  /** Runs `work` under the lock of one content hash (the blob journal's flush of that blob). */
+  withLock<T>(hash: string, work: () => Promise<T>): Promise<T> {
+    return this.lock.with(hash, work);
+  }
+
+  /**
+   * Makes a journaled blob's file durable, so its journal entry can go (storage/journal.ts);
+   * the caller holds the hash's lock. An entry no row refers to any more needs nothing: its file
+   * is the collector's (or reconciliation's) to remove. With `verify` (after a crash) the
+   * file's content is compared first; a file that is missing or differs is written again from
+   * the entry. `synced` maps each folder this flush fsynced to when that fsync began: one begun
+   * after the entry was written covers the entry's rename.
+   */
+  async settleLocked(entry: { hash: string; written_at: number; bytes: Buffer }, referenced: Referenced, options: { verify: boolean; synced: Map<string, number> }): Promise<void> {
+    const path = this.pathOf(entry.hash);
+    if (!(await referenced(entry.hash))) return;
+    if (!this.exists(entry.hash) || (options.verify && !(await readFile(path).then((b) => b.equals(entry.bytes), () => false)))) {
+      const tmpPath = this.nextTmpPath();
+      try {
+        await writeWhole(tmpPath, entry.bytes, true);
+        await renameDurably(tmpPath, path);
+      } catch (e) {
+        await unlink(tmpPath).catch(() => undefined);
+        throw e;
+      }
+      return;
+    }
+    await syncFile(path);
+    // The file's folder, and the two above it in case this upload made them.
+    const leaf = dirname(path);
+    for (const dir of [leaf, dirname(leaf), this.blobDir]) {
+      if ((options.synced.get(dir) ?? -Infinity) > entry.written_at) continue;
+      const began = Date.now();
+      await syncDir(dir);
+      options.synced.set(dir, began);
+    }
   }
 
   /** After rows were removed or repointed: unlinks every listed blob no row refers to any more. */

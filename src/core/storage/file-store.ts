@@ -344,6 +344,18 @@ export async function copyFileAtomic(from: string, path: string): Promise<void> 
  * directory entry, so the file is there after a crash. Both paths must be on one filesystem.
  */
 export async function renameDurably(from: string, to: string): Promise<void> {
+  const made = renameInto(from, to);
+  // The rename is durable once its folder is fsynced, and a folder made for it once its own
+  // parent is: every level made here is flushed into the one above it.
+  await Promise.all([dirname(to), ...made].map((d) => directorySyncs.sync(d)));
+}
+
+/**
+ * Moves a file to its final path (creating the directory) without waiting for the disk: for a
+ * file whose bytes are kept durable elsewhere until it is flushed (the clip service's blob
+ * journal). Answers the folders that gained an entry besides the file's own.
+ */
+export function renameInto(from: string, to: string): string[] {
   // Synchronous on purpose (METADATA_CALLS): a rename and a mkdir change a directory entry in
   // the page cache and return; only the directory fsyncs after them wait for the disk.
   const dir = dirname(to);
@@ -357,9 +369,7 @@ export async function renameDurably(from: string, to: string): Promise<void> {
     made = makeDirectory(dir);
     renameSync(from, to);
   }
-  // The rename is durable once its folder is fsynced, and a folder made for it once its own
-  // parent is: every level made here is flushed into the one above it.
-  await Promise.all([dir, ...made].map((d) => directorySyncs.sync(d)));
+  return made;
 }
 
 /**

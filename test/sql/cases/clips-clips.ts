@@ -20,6 +20,7 @@ export default [
       ['insert', (r) => r.insert(newRow)],
       ['insertOrFindSync (no live clip with these bytes)', async (r) => r.insertOrFindSync(native, newRow, true)],
       ['insertOrFindSync (without dedup)', async (r) => r.insertOrFindSync(native, newRow, false)],
+      ['insertOrFindSync (journaled bytes)', async (r) => r.insertOrFindSync(native, newRow, false, { hash: newRow.content_hash, written_at: 1717243200000, bytes: head })],
       ['insertOrFindManySync (two uploads in one transaction)', async (r) => r.insertOrFindManySync(native, [{ row: newRow, dedup: true }, { row: { ...newRow, filename: 'b.txt' }, dedup: false }])],
       ['replaceContent', (r) => r.replaceContent(7, { hash: 'cd'.repeat(32), size: 5, head }, () => 'hello')],
       ['list (no filter)', (r) => r.list({ now }, { limit: 50, offset: 0 })],

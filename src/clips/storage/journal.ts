@@ -1,0 +1,88 @@
+// The blob journal (docs/storage.md, "Small clips"). A small upload read whole is written to its
+// file without an fsync, and its bytes go into the blob_journal table in the transaction of its
+// clip row: the row and the bytes survive a crash together, at the cost of one database commit
+// shared by every upload of a group commit instead of two fsyncs per upload. The flush makes
+// each file durable and then drops its entry. It waits until entries are SETTLE_AFTER_MS old:
+// by then the kernel's own writeback (dirty pages expire after 30 s) has put the bytes on disk
+// and the fsync that confirms it has nothing left to write. At start-up every entry is checked
+// against its file, and a file lost or torn by a crash is written again from the entry.
+import { BlobJournalRepository } from './journal.repository.js';
+import type { BlobStore } from './blobs.js';
+import type { ClipDb } from '../schema/database.js';
+
+/** Entries younger than this wait for the kernel's writeback before their fsync. */
+export const SETTLE_AFTER_MS = 35_000;
+const FLUSH_EVERY_MS = 5_000;
+/** Journaled bytes past this are flushed without waiting: the database should not grow with them. */
+export const JOURNAL_BUDGET_BYTES = 64 * 1024 * 1024;
+const PAGE = 100;
+
+type Referenced = (hash: string) => boolean | Promise<boolean>;
+
+export class BlobJournal {
+  private readonly repo: BlobJournalRepository;
+  private timer: NodeJS.Timeout | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    db: ClipDb,
+    private readonly blobs: BlobStore,
+    private readonly referenced: Referenced,
+    private readonly log: (msg: string) => void = console.error,
+  ) {
+    this.repo = new BlobJournalRepository(db);
+  }
+
+  /**
+   * Makes the files of due entries durable and drops the entries; answers how many went.
+   * `all` takes every entry whatever its age (start-up, shutdown); `verify` compares each file
+   * with its entry first (start-up: the files of a crashed process may be missing or torn).
+   */
+  flush(options: { all?: boolean; verify?: boolean } = {}): Promise<number> {
+    // One flush at a time: a timer tick during a shutdown flush runs after it.
+    const run = this.queue.then(() => this.flushOnce(options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushOnce(options: { all?: boolean; verify?: boolean }): Promise<number> {
+    const urgent = options.all || this.blobs.journaledBytes > JOURNAL_BUDGET_BYTES;
+    const before = urgent ? Number.MAX_SAFE_INTEGER : Date.now() - SETTLE_AFTER_MS;
+    if (urgent) this.blobs.journaledBytes = 0;
+    let settled = 0;
+    // Each folder fsynced by this flush, with when that fsync began (see settleLocked).
+    const synced = new Map<string, number>();
+    for (let after = ''; ; ) {
+      const hashes = await this.repo.due(before, after, PAGE);
+      for (const hash of hashes) {
+        const gone = await this.blobs.withLock(hash, async () => {
+          const entry = await this.repo.entry(hash);
+          if (!entry) return false;
+          await this.blobs.settleLocked(entry, this.referenced, { verify: options.verify === true, synced });
+          // Only the entry settled: another process on this store (a key command) may have
+          // journaled the same bytes again since.
+          await this.repo.remove(hash, entry.written_at);
+          return true;
+        });
+        if (gone) settled++;
+      }
+      if (hashes.length < PAGE) return settled;
+      after = hashes[hashes.length - 1];
+    }
+  }
+
+  /** Flushes due entries every few seconds until `stop`. */
+  start(): void {
+    this.timer ??= setInterval(() => {
+      this.flush().catch((e: unknown) => this.log(`blob journal flush failed: ${e instanceof Error ? e.message : String(e)}`));
+    }, FLUSH_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and flushes every entry: a clean shutdown leaves the journal empty. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush({ all: true });
+  }
+}
