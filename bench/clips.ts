@@ -3,6 +3,8 @@
 // process, as `stacks clips` runs it; fixtures for the list are loaded straight into SQLite.
 // Run: npx tsx bench/clips.ts [--clips 10000] [--uploads 3000] [--concurrency 8] [--large-mib 100]
 //      [--cpu-uploads 600] (sequential uploads for the service's CPU per upload; 0 skips them)
+//      [--journal-wait-s 60] (how long to wait for the blob journal's flush of the small uploads,
+//      to print its CPU beside the uploads'; 0 skips it)
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -19,6 +21,7 @@ const UPLOADS = arg('uploads', 3000);
 const CONCURRENCY = arg('concurrency', 8);
 const LARGE = arg('large-mib', 100) * 1024 * 1024;
 const CPU_UPLOADS = arg('cpu-uploads', 600);
+const JOURNAL_WAIT_S = arg('journal-wait-s', 60);
 
 /** Runs `count` requests with `concurrency` in flight; returns requests per second. */
 async function throughput(count: number, concurrency: number, one: (i: number) => Promise<void>): Promise<number> {
@@ -32,10 +35,14 @@ async function throughput(count: number, concurrency: number, one: (i: number) =
   return +(count / ((performance.now() - start) / 1000)).toFixed(1);
 }
 
-/** CPU time (user + system) a process has used so far, in ms (Linux clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
+/**
+ * CPU time (user + system) a process has used so far, in ms (Linux clock ticks of 10 ms); with
+ * `children`, also that of the child processes it has waited for (the journal's `sync -f`).
+ */
+function cpuMs(pid: number, children = false): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (children ? own + Number(fields[13]) + Number(fields[14]) : own) * 10;
 }
 
 /**
@@ -52,6 +59,36 @@ async function latency(pid: number, count: number, one: (i: number) => Promise<v
   }
   ms.sort((a, b) => a - b);
   return { p50_ms: +ms[Math.floor(ms.length / 2)].toFixed(1), service_cpu_ms: +((cpuMs(pid) - cpu) / count).toFixed(2) };
+}
+
+/** Entries in the service's blob journal, read from its database file while it runs. */
+function journalEntries(dir: string): number {
+  const db = new Database(join(dir, 'clips.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM blob_journal').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The deferred half of a small upload's cost: the journal flush fsyncs each file once the
+ * kernel has written it back, then drops its entry. Waits for it and answers the service's CPU
+ * per entry flushed — to be added to the CPU per upload above for the whole cost.
+ */
+async function journalFlush(pid: number, dir: string): Promise<{ entries: number; left: number; waited_s: number; service_cpu_ms_per_entry: number | null }> {
+  const entries = journalEntries(dir);
+  const cpu = cpuMs(pid, true);
+  const start = performance.now();
+  while (journalEntries(dir) > 0 && performance.now() - start < JOURNAL_WAIT_S * 1000) await new Promise((r) => setTimeout(r, 250));
+  const left = journalEntries(dir);
+  const flushed = entries - left;
+  return {
+    entries,
+    left,
+    waited_s: +((performance.now() - start) / 1000).toFixed(1),
+    service_cpu_ms_per_entry: flushed > 0 ? +((cpuMs(pid, true) - cpu) / flushed).toFixed(3) : null,
+  };
 }
 
 /** Loads `n` clips sharing one blob, tagged across 10 tags, straight into the database. */
@@ -161,6 +198,7 @@ try {
     const up = await streamUpload(svc.url, key, LARGE);
     if (up.status !== 201) throw new Error(`large upload: HTTP ${up.status}`);
     const uploadMBps = +(LARGE / 1e6 / ((performance.now() - start) / 1000)).toFixed(1);
+    const flush = JOURNAL_WAIT_S > 0 ? await journalFlush(pid, dataDir) : null;
 
     console.log(
       JSON.stringify(
@@ -174,6 +212,7 @@ try {
           list_requests_per_s: lists,
           one_at_a_time: single,
           small_upload_service_cpu_ms: { uploads: CPU_UPLOADS, per_upload: uploadCpuMs },
+          journal_flush: flush,
           large_upload: { bytes: LARGE, upload_MB_per_s: uploadMBps, plain_file_copy_MB_per_s: copy, ratio: +(uploadMBps / copy).toFixed(2) },
         },
         null,

@@ -56,7 +56,7 @@ export async function openStore(config: ClipConfig, clock: Clock = systemClock, 
   const tmp = blobs.sweepTemp();
   if (tmp) log(`start-up sweep: removed ${tmp} temp files`);
   const clips = new ClipRepository(handle.db);
-  const journal = new BlobJournal(handle.db, blobs, (hash) => clips.referenced(hash));
+  const journal = new BlobJournal(handle.db, blobs, (hashes) => clips.referencedAmong(hashes));
   const recovered = await journal.flush({ all: true, verify: true });
   if (recovered) log(`start-up sweep: confirmed ${recovered} journaled blobs on disk`);
   journal.start();

@@ -32,7 +32,7 @@ const start = (store: Store) => startProcess(['--port', '0', '--data-dir', store
 /** Uploads `text` with its Content-Length (the whole-body reader); answers the clip's id and hash. */
 async function upload(svc: ServiceProcess, store: Store, text: string, filename: string, status = 201): Promise<{ id: number; hash: string }> {
   const { body, contentType } = multipart([{ filename, type: 'text/plain', data: text }]);
-  const r = await fetch(`${svc.url}${API}/clips`, { method: 'POST', headers: { authorization: `Bearer ${store.key}`, 'content-type': contentType }, body });
+  const r = await fetch(`${svc.url}${API}/clips`, { method: 'POST', headers: { authorization: `Bearer ${store.key}`, 'content-type': contentType }, body: new Uint8Array(body) });
   expect(r.status).toBe(status);
   const clip = (await r.json()) as { id: number };
   return { id: clip.id, hash: createHash('sha256').update(text).digest('hex') };

@@ -20,7 +20,8 @@ SET
 
 -- BlobJournalRepository.due
 SELECT
-  "hash"
+  "hash",
+  "written_at"
 FROM
   "blob_journal"
 WHERE
@@ -43,9 +44,17 @@ WHERE
   "hash" = ?;
 -- params: ["abababababababababababababababababababababababababababababababab"]
 
--- BlobJournalRepository.remove
+-- BlobJournalRepository.remove (a page of entries as read)
 DELETE FROM "blob_journal"
 WHERE
-  "hash" = ?
-  AND "written_at" = ?;
--- params: ["abababababababababababababababababababababababababababababababab",1717243200000]
+  (
+    (
+      "hash" = ?
+      AND "written_at" = ?
+    )
+    OR (
+      "hash" = ?
+      AND "written_at" = ?
+    )
+  );
+-- params: ["abababababababababababababababababababababababababababababababab",1717243200000,"cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",1717243201000]

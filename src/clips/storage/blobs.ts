@@ -9,7 +9,7 @@ import { closeSync, createReadStream, existsSync, writeSync, lstatSync, mkdirSyn
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { open, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fdatasyncFd, openFd, renameDurably, renameInto, syncDir, syncFile } from '../../core/storage/file-store.js';
+import { fdatasyncFd, openFd, renameDurably, renameInto, syncDir, syncFile, syncFilesystem } from '../../core/storage/file-store.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { isInsideRoot, NO_FOLLOW_READ } from '../../core/storage/resolver.js';
 import { Reclaimer } from './reclaim.js';
@@ -262,42 +262,44 @@ export class BlobStore {
     });
   }
 
-  /** Runs `work` under the lock of one content hash (the blob journal's flush of that blob). */
-  withLock<T>(hash: string, work: () => Promise<T>): Promise<T> {
-    return this.lock.with(hash, work);
+  /**
+   * Whether the stored file of a journaled blob holds exactly the journal's bytes (after a
+   * crash: a file written without an fsync may be missing or torn).
+   */
+  async holdsExactly(hash: string, bytes: Buffer): Promise<boolean> {
+    if (!this.exists(hash)) return false;
+    return readFile(this.pathOf(hash)).then((b) => b.equals(bytes), () => false);
   }
 
-  /**
-   * Makes a journaled blob's file durable, so its journal entry can go (storage/journal.ts);
-   * the caller holds the hash's lock. An entry no row refers to any more needs nothing: its file
-   * is the collector's (or reconciliation's) to remove. With `verify` (after a crash) the
-   * file's content is compared first; a file that is missing or differs is written again from
-   * the entry. `synced` maps each folder this flush fsynced to when that fsync began: one begun
-   * after the entry was written covers the entry's rename.
-   */
-  async settleLocked(entry: { hash: string; written_at: number; bytes: Buffer }, referenced: Referenced, options: { verify: boolean; synced: Map<string, number> }): Promise<void> {
-    const path = this.pathOf(entry.hash);
-    if (!(await referenced(entry.hash))) return;
-    if (!this.exists(entry.hash) || (options.verify && !(await readFile(path).then((b) => b.equals(entry.bytes), () => false)))) {
+  /** Writes a journaled blob's file again from the journal's bytes, durably, under its lock. */
+  async rewrite(hash: string, bytes: Buffer): Promise<void> {
+    await this.lock.with(hash, async () => {
       const tmpPath = this.nextTmpPath();
       try {
-        await writeWhole(tmpPath, entry.bytes, true);
-        await renameDurably(tmpPath, path);
+        await writeWhole(tmpPath, bytes, true);
+        await renameDurably(tmpPath, this.pathOf(hash));
       } catch (e) {
         await unlink(tmpPath).catch(() => undefined);
         throw e;
       }
-      return;
+    });
+  }
+
+  /**
+   * Makes the files of these blobs, and the folders they were placed in, durable. One flush of
+   * the filesystem does it (every blob lies on the filesystem of tmp/, or its rename into place
+   * would have failed); where that cannot be done, each file and folder is fsynced.
+   */
+  async makeDurable(hashes: readonly string[]): Promise<void> {
+    if (hashes.length === 0 || (await syncFilesystem(this.blobDir))) return;
+    const folders = new Set<string>([this.blobDir]);
+    for (const hash of hashes) {
+      if (!this.exists(hash)) continue;
+      await syncFile(this.pathOf(hash));
+      const leaf = dirname(this.pathOf(hash));
+      folders.add(leaf).add(dirname(leaf));
     }
-    await syncFile(path);
-    // The file's folder, and the two above it in case this upload made them.
-    const leaf = dirname(path);
-    for (const dir of [leaf, dirname(leaf), this.blobDir]) {
-      if ((options.synced.get(dir) ?? -Infinity) > entry.written_at) continue;
-      const began = Date.now();
-      await syncDir(dir);
-      options.synced.set(dir, began);
-    }
+    for (const folder of folders) await syncDir(folder);
   }
 
   /** After rows were removed or repointed: unlinks every listed blob no row refers to any more. */

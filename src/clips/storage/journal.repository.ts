@@ -35,25 +35,31 @@ export class BlobJournalRepository extends ClipStoreRepository {
     addEntry.runSync(conn, this.db, entry.hash, entry.written_at, entry.bytes);
   }
 
-  /** Hashes written at or before `before`, in hash order after `after`: one page of what is due. */
-  async due(before: number, after: string, limit: number): Promise<string[]> {
-    const rows = await this.db
+  /** Entries written at or before `before`, in hash order after `after`, without their bytes: one page of what is due. */
+  due(before: number, after: string, limit: number): Promise<{ hash: string; written_at: number }[]> {
+    return this.db
       .selectFrom('blob_journal')
-      .select('hash')
+      .select(['hash', 'written_at'])
       .where('written_at', '<=', before)
       .where('hash', '>', after)
       .orderBy('hash')
       .limit(limit)
       .execute();
-    return rows.map((r) => r.hash);
   }
 
   async entry(hash: string): Promise<JournalEntry | undefined> {
     return this.db.selectFrom('blob_journal').select(['hash', 'written_at', 'bytes']).where('hash', '=', hash).executeTakeFirst();
   }
 
-  /** Drops an entry as it was read: one written again since (a newer `written_at`) stays. */
-  async remove(hash: string, writtenAt: number): Promise<void> {
-    await this.db.deleteFrom('blob_journal').where('hash', '=', hash).where('written_at', '=', writtenAt).execute();
+  /**
+   * Drops entries as they were read, in one statement: one written again since (the same bytes
+   * uploaded again, a newer `written_at`) stays for the next flush.
+   */
+  async remove(entries: readonly { hash: string; written_at: number }[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db
+      .deleteFrom('blob_journal')
+      .where((eb) => eb.or(entries.map((e) => eb.and([eb('hash', '=', e.hash), eb('written_at', '=', e.written_at)]))))
+      .execute();
   }
 }

@@ -20,7 +20,7 @@ const handle = connect<ClipDatabase>({ kind: 'sqlite', dsn: join(dir, 'clips.db'
 const blobs = new BlobStore(dir);
 const repo = new BlobJournalRepository(handle.db);
 const referenced = new Set<string>();
-const journal = new BlobJournal(handle.db, blobs, (hash) => referenced.has(hash));
+const journal = new BlobJournal(handle.db, blobs, async (hashes) => new Set(hashes.filter((h) => referenced.has(h))));
 beforeAll(() => migrateToLatest(handle.db as unknown as Kysely<unknown>, clipMigrations));
 afterAll(async () => {
   await handle.close();
@@ -36,7 +36,7 @@ async function journaled(text: string, age = 0): Promise<string> {
   return staged.hash;
 }
 
-const entries = async () => (await repo.due(Number.MAX_SAFE_INTEGER, '', 100)).sort();
+const entries = async () => (await repo.due(Number.MAX_SAFE_INTEGER, '', 100)).map((e) => e.hash).sort();
 
 describe('blob journal flush', () => {
   it('settles entries old enough for the kernel to have written them back, and leaves younger ones', async () => {
@@ -71,7 +71,7 @@ describe('blob journal flush', () => {
     const hash = await journaled('written twice');
     const first = (await repo.entry(hash))!;
     await repo.add({ ...first, written_at: first.written_at + 1 });
-    await repo.remove(hash, first.written_at);
+    await repo.remove([first]);
     expect(await entries()).toEqual([hash]);
     await journal.flush({ all: true });
     expect(await entries()).toEqual([]);

@@ -1,11 +1,12 @@
 // The blob journal (docs/storage.md, "Small clips"). A small upload read whole is written to its
 // file without an fsync, and its bytes go into the blob_journal table in the transaction of its
 // clip row: the row and the bytes survive a crash together, at the cost of one database commit
-// shared by every upload of a group commit instead of two fsyncs per upload. The flush makes
-// each file durable and then drops its entry. It waits until entries are SETTLE_AFTER_MS old:
-// by then the kernel's own writeback (dirty pages expire after 30 s) has put the bytes on disk
-// and the fsync that confirms it has nothing left to write. At start-up every entry is checked
-// against its file, and a file lost or torn by a crash is written again from the entry.
+// shared by every upload of a group commit instead of two fsyncs per upload. The flush makes a
+// page of files durable at once (one flush of the filesystem) and then drops their entries. It
+// waits until entries are SETTLE_AFTER_MS old: by then the kernel's own writeback (dirty pages
+// expire after 30 s) has put the bytes on disk and the flush has little left to write. At
+// start-up every entry is checked against its file, and a file lost or torn by a crash is
+// written again from the entry.
 import { BlobJournalRepository } from './journal.repository.js';
 import type { BlobStore } from './blobs.js';
 import type { ClipDb } from '../schema/database.js';
@@ -15,9 +16,10 @@ export const SETTLE_AFTER_MS = 35_000;
 const FLUSH_EVERY_MS = 5_000;
 /** Journaled bytes past this are flushed without waiting: the database should not grow with them. */
 export const JOURNAL_BUDGET_BYTES = 64 * 1024 * 1024;
-const PAGE = 100;
+const PAGE = 500;
 
-type Referenced = (hash: string) => boolean | Promise<boolean>;
+/** Which of these content hashes some clip row refers to. */
+type ReferencedAmong = (hashes: readonly string[]) => Promise<Set<string>>;
 
 export class BlobJournal {
   private readonly repo: BlobJournalRepository;
@@ -27,7 +29,7 @@ export class BlobJournal {
   constructor(
     db: ClipDb,
     private readonly blobs: BlobStore,
-    private readonly referenced: Referenced,
+    private readonly referencedAmong: ReferencedAmong,
     private readonly log: (msg: string) => void = console.error,
   ) {
     this.repo = new BlobJournalRepository(db);
@@ -50,24 +52,24 @@ export class BlobJournal {
     const before = urgent ? Number.MAX_SAFE_INTEGER : Date.now() - SETTLE_AFTER_MS;
     if (urgent) this.blobs.journaledBytes = 0;
     let settled = 0;
-    // Each folder fsynced by this flush, with when that fsync began (see settleLocked).
-    const synced = new Map<string, number>();
     for (let after = ''; ; ) {
-      const hashes = await this.repo.due(before, after, PAGE);
-      for (const hash of hashes) {
-        const gone = await this.blobs.withLock(hash, async () => {
-          const entry = await this.repo.entry(hash);
-          if (!entry) return false;
-          await this.blobs.settleLocked(entry, this.referenced, { verify: options.verify === true, synced });
-          // Only the entry settled: another process on this store (a key command) may have
-          // journaled the same bytes again since.
-          await this.repo.remove(hash, entry.written_at);
-          return true;
-        });
-        if (gone) settled++;
+      const page = await this.repo.due(before, after, PAGE);
+      if (page.length === 0) return settled;
+      // Content no clip refers to any more needs nothing: its file is the collector's (or
+      // reconciliation's) to remove. A referenced file that is missing, or after a crash
+      // differs from its entry, is written again.
+      const referenced = await this.referencedAmong(page.map((e) => e.hash));
+      const kept = page.filter((e) => referenced.has(e.hash));
+      for (const { hash } of kept) {
+        if (this.blobs.exists(hash) && !options.verify) continue;
+        const entry = await this.repo.entry(hash);
+        if (entry && !(await this.blobs.holdsExactly(hash, entry.bytes))) await this.blobs.rewrite(hash, entry.bytes);
       }
-      if (hashes.length < PAGE) return settled;
-      after = hashes[hashes.length - 1];
+      await this.blobs.makeDurable(kept.map((e) => e.hash));
+      // As read: an entry journaled again meanwhile (a newer time) waits for the next flush.
+      await this.repo.remove(page);
+      settled += page.length;
+      after = page[page.length - 1].hash;
     }
   }
 

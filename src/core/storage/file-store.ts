@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { copyFile, link, mkdir, open, readdir, rm, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -297,6 +298,19 @@ export async function syncDir(path: string): Promise<void> {
   } catch (e) {
     if (!DIRECTORY_SYNC_UNSUPPORTED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
   }
+}
+
+/**
+ * Flushes the whole filesystem holding `path` (syncfs(2), through coreutils' `sync -f`: Node
+ * has no binding): one call makes every file and folder written there durable, where an fsync
+ * each would cost a system call and a journal check per file. False when it could not be done
+ * (no such command, another platform, an I/O error): the caller then fsyncs file by file,
+ * which names the error.
+ */
+export function syncFilesystem(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('sync', ['-f', path], { timeout: 120_000 }, (error) => resolve(error === null));
+  });
 }
 
 /** The content-addressed location of a file: /resources/ab/cd/ef/<hash><ext> (companion §3.1). */

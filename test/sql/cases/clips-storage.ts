@@ -15,7 +15,7 @@ export default [
       ['addSync', async (r) => r.addSync(native, entry)],
       ['due', (r) => r.due(1717243200000, 'ab'.repeat(32), 100)],
       ['entry', (r) => r.entry(entry.hash)],
-      ['remove', (r) => r.remove(entry.hash, entry.written_at)],
+      ['remove (a page of entries as read)', (r) => r.remove([entry, { hash: 'cd'.repeat(32), written_at: 1717243201000 }])],
     ],
     (db, dialect, recorded) => {
       native = recorded(() => []);
