@@ -57,6 +57,15 @@ export interface StagedBlob {
 
 type Referenced = (hash: string) => boolean | Promise<boolean>;
 
+/** The calls that make journaled blobs durable; a test passes its own to see which run. */
+export interface DurabilityCalls {
+  syncFilesystem(path: string): Promise<boolean>;
+  syncFile(path: string): Promise<void>;
+  syncDir(path: string): Promise<void>;
+}
+
+const SYSTEM_DURABILITY: DurabilityCalls = { syncFilesystem, syncFile, syncDir };
+
 export class BlobStore {
   readonly blobDir: string;
   readonly tmpDir: string;
@@ -75,7 +84,10 @@ export class BlobStore {
   /** Bytes placed through the journal since its last flush: past a budget it flushes early. */
   journaledBytes = 0;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly durability: DurabilityCalls = SYSTEM_DURABILITY,
+  ) {
     this.blobDir = join(dataDir, 'blobs', 'sha256');
     this.tmpDir = join(dataDir, 'tmp');
     mkdirSync(this.blobDir, { recursive: true, mode: 0o755 });
@@ -247,7 +259,7 @@ export class BlobStore {
           renameInto(staged.tmpPath, target);
           this.journaledBytes += staged.size;
         } else {
-          if (staged.journal) await syncFile(staged.tmpPath);
+          if (staged.journal) await this.durability.syncFile(staged.tmpPath);
           await renameDurably(staged.tmpPath, target);
         }
       } catch (e) {
@@ -291,15 +303,15 @@ export class BlobStore {
    * would have failed); where that cannot be done, each file and folder is fsynced.
    */
   async makeDurable(hashes: readonly string[]): Promise<void> {
-    if (hashes.length === 0 || (await syncFilesystem(this.blobDir))) return;
+    if (hashes.length === 0 || (await this.durability.syncFilesystem(this.blobDir))) return;
     const folders = new Set<string>([this.blobDir]);
     for (const hash of hashes) {
       if (!this.exists(hash)) continue;
-      await syncFile(this.pathOf(hash));
+      await this.durability.syncFile(this.pathOf(hash));
       const leaf = dirname(this.pathOf(hash));
       folders.add(leaf).add(dirname(leaf));
     }
-    for (const folder of folders) await syncDir(folder);
+    for (const folder of folders) await this.durability.syncDir(folder);
   }
 
   /** After rows were removed or repointed: unlinks every listed blob no row refers to any more. */
