@@ -21,7 +21,8 @@ SET
 -- BlobJournalRepository.due
 SELECT
   "hash",
-  "written_at"
+  "written_at",
+  length(bytes) AS "size"
 FROM
   "blob_journal"
 WHERE

@@ -81,7 +81,7 @@ export class BlobStore {
    */
   private readonly tmpPrefix = randomBytes(9).toString('hex');
   private tmpCount = 0;
-  /** Bytes placed through the journal since its last flush: past a budget it flushes early. */
+  /** Bytes placed through the journal and not yet flushed: past a budget it flushes early. */
   journaledBytes = 0;
 
   constructor(

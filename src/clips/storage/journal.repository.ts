@@ -2,6 +2,7 @@
 // disk yet. Written in the transaction of the clip row that refers to them, removed once the
 // file is flushed (storage/journal.ts).
 import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { CompiledOnce } from '../../core/db/compiled-once.js';
 import type { Executor } from '../../core/db/repository.js';
 import { ClipStoreRepository } from '../schema/base-repository.js';
@@ -35,11 +36,15 @@ export class BlobJournalRepository extends ClipStoreRepository {
     addEntry.runSync(conn, this.db, entry.hash, entry.written_at, entry.bytes);
   }
 
-  /** Entries written at or before `before`, in hash order after `after`, without their bytes: one page of what is due. */
-  due(before: number, after: string, limit: number): Promise<{ hash: string; written_at: number }[]> {
+  /**
+   * Entries written at or before `before`, in hash order after `after`, with the size of their
+   * bytes but not the bytes (SQLite reads a blob's length from the record header): one page of
+   * what is due.
+   */
+  due(before: number, after: string, limit: number): Promise<{ hash: string; written_at: number; size: number }[]> {
     return this.db
       .selectFrom('blob_journal')
-      .select(['hash', 'written_at'])
+      .select(['hash', 'written_at', sql<number>`length(bytes)`.as('size')])
       .where('written_at', '<=', before)
       .where('hash', '>', after)
       .orderBy('hash')

@@ -49,13 +49,25 @@ describe('blob journal flush', () => {
     expect(await entries()).toEqual([]);
   });
 
-  it('flushes young entries too once the journaled bytes pass the budget', async () => {
+  it('flushes young entries too once the journaled bytes pass the budget, and counts down what it flushed', async () => {
     const young = await journaled('young but over budget');
-    blobs.journaledBytes = JOURNAL_BUDGET_BYTES + 1;
+    blobs.journaledBytes = JOURNAL_BUDGET_BYTES + 100;
     expect(await journal.flush()).toBe(1);
     expect(await entries()).toEqual([]);
-    expect(blobs.journaledBytes).toBe(0);
+    expect(blobs.journaledBytes).toBe(JOURNAL_BUDGET_BYTES + 100 - 'young but over budget'.length);
     expect(readFileSync(blobs.pathOf(young), 'utf8')).toBe('young but over budget');
+    blobs.journaledBytes = 0;
+  });
+
+  it('counts an entry flushed by age off the budget, so the budget measures what is still journaled', async () => {
+    blobs.journaledBytes = 0;
+    await journaled('old enough', SETTLE_AFTER_MS + 1000);
+    expect(blobs.journaledBytes).toBe('old enough'.length);
+    await journaled('young');
+    expect(await journal.flush()).toBe(1);
+    expect(blobs.journaledBytes).toBe('young'.length);
+    await journal.flush({ all: true });
+    expect(blobs.journaledBytes).toBe(0);
   });
 
   it('drops the entry of content no row refers to any more without writing its file back', async () => {

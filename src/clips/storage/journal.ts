@@ -50,7 +50,6 @@ export class BlobJournal {
   private async flushOnce(options: { all?: boolean; verify?: boolean }): Promise<number> {
     const urgent = options.all || this.blobs.journaledBytes > JOURNAL_BUDGET_BYTES;
     const before = urgent ? Number.MAX_SAFE_INTEGER : Date.now() - SETTLE_AFTER_MS;
-    if (urgent) this.blobs.journaledBytes = 0;
     let settled = 0;
     for (let after = ''; ; ) {
       const page = await this.repo.due(before, after, PAGE);
@@ -69,6 +68,8 @@ export class BlobJournal {
       // As read: an entry journaled again meanwhile (a newer time) waits for the next flush.
       await this.repo.remove(page);
       settled += page.length;
+      // What the budget counts is what is still journaled (an estimate: never below nothing).
+      this.blobs.journaledBytes = Math.max(0, this.blobs.journaledBytes - page.reduce((sum, e) => sum + e.size, 0));
       after = page[page.length - 1].hash;
     }
   }
