@@ -58,7 +58,7 @@ export async function openStore(config: ClipConfig, clock: Clock = systemClock, 
   const clips = new ClipRepository(handle.db);
   const journal = new BlobJournal(handle.db, blobs, (hashes) => clips.referencedAmong(hashes));
   const recovered = await journal.flush({ all: true, verify: true });
-  if (recovered) log(`start-up sweep: confirmed ${recovered} journaled blobs on disk`);
+  if (recovered) log(`start-up sweep: settled ${recovered} blob journal entries`);
   journal.start();
   await reportMissingContent(clips, blobs);
 

@@ -11,7 +11,7 @@ import { BlobJournalRepository } from './journal.repository.js';
 import type { BlobStore } from './blobs.js';
 import type { ClipDb } from '../schema/database.js';
 
-/** Entries younger than this wait for the kernel's writeback before their fsync. */
+/** Entries younger than this wait for the kernel's writeback before the flush makes them durable. */
 export const SETTLE_AFTER_MS = 35_000;
 const FLUSH_EVERY_MS = 5_000;
 /** Journaled bytes past this are flushed without waiting: the database should not grow with them. */

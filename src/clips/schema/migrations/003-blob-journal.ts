@@ -1,7 +1,7 @@
 // The blob journal (docs/storage.md, "Small clips"): the bytes of a small upload whose file is
 // not yet known to be on disk, written in the same transaction as the clip row that refers to
 // them. The file is written without waiting for the disk; once it is flushed (by the kernel's
-// own writeback, then confirmed by an fsync that finds nothing left to do) the row goes. After a
+// own writeback, then confirmed by a flush of the filesystem with little left to do) the row goes. After a
 // crash the rows left are the files to check and, where they did not survive, to write again.
 // `written_at` comes before `bytes` so reading the ages never touches the bytes' overflow pages.
 import { sql, type Kysely, type Migration } from 'kysely';
