@@ -4,10 +4,13 @@
 // headers or a body that ends inside a part are 400; too many parts, a text field over the JSON
 // body limit or a file over the caller's limit are 413; a client that goes away mid-body fails
 // the read at once (the caller's catch removes whatever it staged). Errors are always HttpError.
+import type { ServerResponse } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from './errors.js';
+import { takeBody, type TakenBody } from './body-takeover.js';
+import { MultipartParser, boundaryOf, type PartHandlers } from './multipart-parser.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -222,6 +225,88 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
     },
   };
   return iterator;
+}
+
+/**
+ * Declared bodies from this size on are read by `readPartsDirect`: below it, keeping the
+ * connection alive for the client's next request is worth more than the copies saved.
+ */
+export const DIRECT_MIN_BYTES = 1024 * 1024;
+
+/**
+ * Reads a multipart body straight off the socket (body-takeover.ts) through our own parser
+ * (multipart-parser.ts): a file part's bytes reach its sink as pieces of the one reused read
+ * buffer, so the sink must consume each (hash it, write it) before returning. Resolves true once
+ * the whole body was read; false, with nothing read, when this request cannot be read that way
+ * (declared under DIRECT_MIN_BYTES, chunked, injected, another Node): read it with `readParts`.
+ * Fails with the same HttpErrors as `readParts`, or a handler's error; reading stops at the
+ * first. The connection closes after the reply.
+ */
+export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, handlers: PartHandlers, options: ReadOptions = {}): Promise<boolean> {
+  const state = marked.get(req);
+  if (!state) throw badRequest('expected a multipart/form-data body');
+  if (!(Number(req.headers['content-length']) >= DIRECT_MIN_BYTES) || options.everyPartIsAFile) return false;
+  const limits = options.limits ?? {};
+  const malformed = options.malformed ?? malformedBody;
+  const boundary = boundaryOf(req.headers['content-type']);
+  if (boundary === undefined) throw malformed('Boundary not found');
+  const fieldSize = limits.fieldSize ?? state.fieldSize;
+  const parts = limits.parts ?? DEFAULT_PARTS;
+  const parser = new MultipartParser(
+    boundary,
+    { fileSize: limits.fileSize && limits.fileSize > 0 ? limits.fileSize : Infinity, fieldSize, parts, files: limits.files ?? Infinity, fields: limits.fields ?? Infinity },
+    handlers,
+    {
+      fileTooLarge: options.tooLarge ?? bodyTooLarge,
+      fieldTooLarge: (name) => new HttpError(413, `request body too large: the field "${name}" is over ${fieldSize} bytes`),
+      tooManyParts: () => new HttpError(413, `request body too large: more than ${parts} parts`),
+      malformed,
+    },
+  );
+  const socket = req.raw.socket;
+  return new Promise<boolean>((resolve, reject) => {
+    let settled = false;
+    let taken: TakenBody | null = null;
+    const settle = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      socket.off('close', onClose);
+      if (error === undefined) resolve(true);
+      else reject(error);
+    };
+    const onClose = () => {
+      if (!taken?.complete) settle(aborted());
+    };
+    takeBody(req.raw, res, {
+      data(chunk) {
+        if (settled) return false;
+        try {
+          parser.write(chunk);
+          return true;
+        } catch (e) {
+          settle(e);
+          return false;
+        }
+      },
+      end() {
+        try {
+          parser.end();
+          settle();
+        } catch (e) {
+          settle(e);
+        }
+      },
+    }).then((t) => {
+      if (t === null) {
+        settled = true;
+        return resolve(false);
+      }
+      taken = t;
+      if (settled) return;
+      if (socket.destroyed) onClose();
+      else socket.once('close', onClose);
+    }, settle);
+  });
 }
 
 /** The text fields of a multipart body as parameters (repeated names become arrays); files are dropped. */

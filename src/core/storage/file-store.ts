@@ -3,7 +3,7 @@
 // its content-addressed place, so a stored path always points at complete bytes. Paths given
 // by clients are resolved inside the root and can never escape it.
 import { createHash } from 'node:crypto';
-import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync } from 'node:fs';
+import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import { copyFile, link, mkdir, open, readdir, rm, stat, unlink, utimes } from 'node:fs/promises';
@@ -86,23 +86,15 @@ export class FileStore {
   async stage(source: Readable): Promise<StagedFile> {
     const dir = join(this.root, TEMP_DIR);
     await mkdir(dir, { recursive: true });
-    const tempPath = join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    const tempPath = this.newTempPath();
     this.staging.add(tempPath);
-    const hash = createHash('sha1');
-    const headChunks: Buffer[] = [];
-    let headSize = 0;
-    let size = 0;
+    const digest = new StageDigest();
     const tap = new Transform({
       // One socket read per side: the file stream below is the one buffer (its writes batch what
       // arrives while one is in flight); more slack here is only memory per concurrent upload.
       highWaterMark: 64 * 1024,
       transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        if (headSize < SNIFF_BYTES) {
-          headChunks.push(chunk.subarray(0, SNIFF_BYTES - headSize));
-          headSize += Math.min(chunk.length, SNIFF_BYTES - headSize);
-        }
+        digest.update(chunk);
         done(null, chunk);
       },
     });
@@ -114,7 +106,25 @@ export class FileStore {
       await rm(tempPath, { force: true });
       throw e;
     }
-    return { tempPath, sha1: hash.digest('hex'), size, head: Buffer.concat(headChunks) };
+    return digest.staged(tempPath);
+  }
+
+  /**
+   * A temporary file its caller writes synchronously, chunk by chunk, from a buffer it reuses
+   * (the direct multipart reader: the bytes go from the socket's read buffer to the page cache
+   * with no copy and no thread-pool hand-off, bench/README.md "Library uploads"). Creating it
+   * is a synchronous call on the event loop too, since the reader's parser cannot wait.
+   */
+  stageSync(): SyncStaging {
+    mkdirSync(join(this.root, TEMP_DIR), { recursive: true });
+    const tempPath = this.newTempPath();
+    const fd = openSync(tempPath, 'w');
+    this.staging.add(tempPath);
+    return new SyncStaging(tempPath, fd, (staged) => this.discard(staged));
+  }
+
+  private newTempPath(): string {
+    return join(this.root, TEMP_DIR, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
   }
 
   /** Stages bytes produced in memory (re-encoded images). */
@@ -192,7 +202,7 @@ export class FileStore {
     this.placed.set(location, now);
   }
 
-  async discard(staged: StagedFile): Promise<void> {
+  async discard(staged: Pick<StagedFile, 'tempPath'>): Promise<void> {
     this.staging.delete(staged.tempPath);
     await rm(staged.tempPath, { force: true });
   }
@@ -251,6 +261,75 @@ export class FileStore {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const n of names) await rm(join(dir, n), { force: true });
     return names.length;
+  }
+}
+
+/** SHA-1, size and the sniffing head of bytes as they go by (the head is copied: callers reuse buffers). */
+class StageDigest {
+  private readonly hash = createHash('sha1');
+  private readonly head = Buffer.allocUnsafe(SNIFF_BYTES);
+  private headSize = 0;
+  size = 0;
+
+  update(chunk: Buffer): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    if (this.headSize < SNIFF_BYTES) this.headSize += chunk.copy(this.head, this.headSize, 0, SNIFF_BYTES - this.headSize);
+  }
+
+  staged(tempPath: string): StagedFile {
+    return { tempPath, sha1: this.hash.digest('hex'), size: this.size, head: Buffer.from(this.head.subarray(0, this.headSize)) };
+  }
+}
+
+/** A temporary file written synchronously (FileStore.stageSync); `finish` fsyncs it, `discard` removes it. */
+export class SyncStaging {
+  private readonly digest = new StageDigest();
+  private fd: number | null;
+  private finishing: Promise<StagedFile> | null = null;
+
+  constructor(
+    readonly tempPath: string,
+    fd: number,
+    private readonly remove: (staged: { tempPath: string }) => Promise<void>,
+  ) {
+    this.fd = fd;
+  }
+
+  get size(): number {
+    return this.digest.size;
+  }
+
+  /** Hashes and writes `chunk` before returning: the caller may reuse its memory at once. */
+  write(chunk: Buffer): void {
+    if (this.fd === null) throw new Error('the staged file is already closed');
+    this.digest.update(chunk);
+    for (let at = 0; at < chunk.length; ) at += writeSync(this.fd, chunk, at);
+  }
+
+  /** Makes the bytes durable and closes the file. */
+  finish(): Promise<StagedFile> {
+    if (this.finishing) return this.finishing;
+    if (this.fd === null) return Promise.reject(new Error('the staged file is already closed'));
+    this.finishing = fsyncFd(this.fd).then(() => {
+      this.close();
+      return this.digest.staged(this.tempPath);
+    });
+    return this.finishing;
+  }
+
+  /** Closes (once a running `finish` is over, so its fsync never meets a reused descriptor) and removes the file. */
+  async discard(): Promise<void> {
+    await this.finishing?.catch(() => undefined);
+    this.close();
+    await this.remove(this);
+  }
+
+  private close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
   }
 }
 

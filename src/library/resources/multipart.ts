@@ -2,10 +2,10 @@
 // are streamed straight into staged temporary files (never buffered in memory). Anything that
 // goes wrong, including a client that disconnects midway or a body over the size limit,
 // removes every staged file before the error propagates (the reader's errors are HttpErrors).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
-import { addField, readParts } from '../../core/http/multipart.js';
-import type { FileStore, StagedFile } from '../../core/storage/file-store.js';
+import { addField, readParts, readPartsDirect } from '../../core/http/multipart.js';
+import type { FileStore, StagedFile, SyncStaging } from '../../core/storage/file-store.js';
 
 export interface UploadedFile {
   field: string;
@@ -28,12 +28,54 @@ export function checkDeclaredSize(req: FastifyRequest, limit: number): void {
   if (limit > 0 && Number.isFinite(declared) && declared > limit + 64 * 1024) throw tooLarge(limit);
 }
 
-export async function readUpload(req: FastifyRequest, store: FileStore, fileFields: string[], limit: number): Promise<Upload> {
+export async function readUpload(req: FastifyRequest, reply: FastifyReply, store: FileStore, fileFields: string[], limit: number): Promise<Upload> {
   if (!req.isMultipart()) throw badRequest('expected a multipart/form-data body');
   checkDeclaredSize(req, limit);
   const wanted = new Set(fileFields.map((f) => f.toLowerCase()));
   const fields: Record<string, unknown> = {};
   req.uploadFields = fields; // so a failed form upload can go back to its form, filled in
+  const files = (await readFilesDirect(req, reply, store, wanted, limit, fields)) ?? (await readFilesStreamed(req, store, wanted, limit, fields));
+  return { fields, files };
+}
+
+/** A large body, read off the socket and written from its read buffer (readPartsDirect); null when it cannot be. */
+async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: FileStore, wanted: Set<string>, limit: number, fields: Record<string, unknown>): Promise<UploadedFile[] | null> {
+  const opened: { field: string; filename: string; staging: SyncStaging }[] = [];
+  let total = 0;
+  try {
+    const read = await readPartsDirect(
+      req,
+      reply.raw,
+      {
+        field: (name, value) => addField(fields, name, value),
+        file(name, filename) {
+          if (!wanted.has(name.toLowerCase())) return null;
+          const staging = store.stageSync();
+          opened.push({ field: name, filename, staging });
+          // Started at the part's end, so the next part is read while this one's fsync runs.
+          return {
+            write(chunk) {
+              total += chunk.length;
+              if (limit > 0 && total > limit) throw tooLarge(limit);
+              staging.write(chunk);
+            },
+            end: () => void staging.finish().catch(() => undefined),
+          };
+        },
+      },
+      { limits: { fileSize: limit }, tooLarge: () => tooLarge(limit) },
+    );
+    if (!read) return null;
+    const files: UploadedFile[] = [];
+    for (const f of opened) files.push({ field: f.field, filename: f.filename, staged: await f.staging.finish() });
+    return files;
+  } catch (e) {
+    for (const f of opened) await f.staging.discard();
+    throw e;
+  }
+}
+
+async function readFilesStreamed(req: FastifyRequest, store: FileStore, wanted: Set<string>, limit: number, fields: Record<string, unknown>): Promise<UploadedFile[]> {
   const files: UploadedFile[] = [];
   let total = 0;
   try {
@@ -52,5 +94,5 @@ export async function readUpload(req: FastifyRequest, store: FileStore, fileFiel
     for (const f of files) await store.discard(f.staged);
     throw e;
   }
-  return { fields, files };
+  return files;
 }

@@ -107,7 +107,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
         const row = await remote.importRemote(actor, { ...input, URL: input.URL });
         return sendWrite(req, reply, await resources.present(row), `/resource?id=${row.id}`);
       }
-      const upload = await readUpload(req, ctx.fs.main, ['resource'], limit());
+      const upload = await readUpload(req, reply, ctx.fs.main, ['resource'], limit());
       const discardAll = async () => {
         for (const f of upload.files) await ctx.fs.main.discard(f.staged);
       };
@@ -249,7 +249,7 @@ export function registerResourceRoutes(routes: LibraryRoutes, deps: ResourceRout
       const id = readParams(Type.Object({ ID: Type.Integer() }), makeBag(req.query)).ID;
       if (!req.isMultipart()) throw badRequest('expected a multipart/form-data body with a "thumbnail" file');
       await resources.require(seenBy(req), id);
-      const upload = await readUpload(req, ctx.fs.main, ['thumbnail'], limit());
+      const upload = await readUpload(req, reply, ctx.fs.main, ['thumbnail'], limit());
       try {
         if (upload.files.length === 0) throw badRequest('the multipart field "thumbnail" is missing');
         const bytes = await readFile(upload.files[0].staged.tempPath);

@@ -45,7 +45,7 @@ export function registerVersionRoutes(routes: LibraryRoutes, ctx: ResourceContex
     streamsFiles: true,
     handler: async ({ req, reply }) => {
       if (!req.isMultipart()) throw badRequest('expected a multipart/form-data body with a "file" part');
-      const upload = await readUpload(req, ctx.fs.main, ['file'], Number(ctx.lib.settings.get('max_upload_size')));
+      const upload = await readUpload(req, reply, ctx.fs.main, ['file'], Number(ctx.lib.settings.get('max_upload_size')));
       let input;
       try {
         input = readParams(Type.Object({ resourceId: Type.Integer(), comment: Type.Optional(Type.String()) }), makeBag(req.query, upload.fields));
