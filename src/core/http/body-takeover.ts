@@ -17,10 +17,9 @@
 // message (the detached parser never saw the body); Node ends such a connection unanswered on
 // its normal path too (`httpAllowHalfOpen` is off).
 //
-// Not wired into any route yet, on purpose: behind busboy and the thread-pool file stream it saves
-// only 0.1–0.4 of ~3 CPU s/GiB; it pays (−1.1 s/GiB) only together with a multipart reader of
-// our own writing straight from the reused buffer (bench/README.md, uploads "Fifth turn"). It is
-// kept, with its tests, as that next step's first half and for `bench:upload-floor`'s steps.
+// Used by `readPartsDirect` (multipart.ts) for library uploads declared at 1 MiB or more: behind
+// busboy and the thread-pool file stream it saved only 0.1–0.4 of ~3 CPU s/GiB; with a parser of
+// our own writing straight from the reused buffer it saves about 1 (bench/README.md, uploads).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';

@@ -1,6 +1,8 @@
-// The one multipart/form-data reader of both services. Every route that accepts multipart reads
-// it through `readParts` (files streamed, never buffered) or `readFields` (text fields only), so
-// every way a body can be wrong is answered the same way: a missing boundary, malformed part
+// The multipart/form-data readers of both services. Every route that accepts multipart reads it
+// through `readParts` (busboy; files streamed, never buffered) or `readFields` (text fields only);
+// library uploads declared at 1 MiB or more go through `readPartsDirect` (our parser on the body
+// taken off the socket, compared with busboy in multipart-parser.test.ts). Every way a body can be
+// wrong is answered the same way by all of them: a missing boundary, malformed part
 // headers or a body that ends inside a part are 400; too many parts, a text field over the JSON
 // body limit or a file over the caller's limit are 413; a client that goes away mid-body fails
 // the read at once (the caller's catch removes whatever it staged). Errors are always HttpError.

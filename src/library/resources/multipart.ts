@@ -1,5 +1,7 @@
 // Reads a multipart upload: text fields become parameters, file parts named in `fileFields`
-// are streamed straight into staged temporary files (never buffered in memory). Anything that
+// go straight into staged temporary files (never buffered in memory) — from the socket's read
+// buffer for a body declared at 1 MiB or more (readPartsDirect), through busboy's part streams
+// otherwise. Anything that
 // goes wrong, including a client that disconnects midway or a body over the size limit,
 // removes every staged file before the error propagates (the reader's errors are HttpErrors).
 import type { FastifyReply, FastifyRequest } from 'fastify';

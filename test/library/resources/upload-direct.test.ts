@@ -33,9 +33,15 @@ async function noTempFiles(): Promise<string[]> {
 function trickyBytes(size: number, boundary: string): Buffer {
   const out = randomBytes(size);
   const near = Buffer.from(`\r\n--${boundary.slice(0, -1)}`);
-  for (let at = 1000; at + near.length < size; at += 65_531) near.copy(out, at);
+  // The byte after each near miss is never the boundary's last one (a random byte would be, 1 in 256).
+  const notLast = boundary.charCodeAt(boundary.length - 1) ^ 1;
+  const plant = (at: number) => {
+    near.copy(out, at);
+    out[at + near.length] = notLast;
+  };
+  for (let at = 1000; at + near.length < size; at += 65_531) plant(at);
   // One across the 256 KiB read boundary the server uses.
-  near.copy(out, 256 * 1024 - 5);
+  plant(256 * 1024 - 5);
   return out;
 }
 
@@ -162,6 +168,37 @@ describe('large uploads through the direct reader', () => {
     const r = (await post('/v1/resource', boundary, multipart(boundary, [{ name: 'resource', filename: 'after.bin', data }])))!;
     expect(r.status).toBe(200);
     expect(r.body[0].Hash).toBe(sha1(data));
+  });
+
+  it('reads a body sent after "100 Continue" (curl asks for it before large bodies)', async () => {
+    const url = new URL(lib.url);
+    const boundary = 'continueBoundary';
+    const data = trickyBytes(MiB + 99, boundary);
+    const body = multipart(boundary, [{ name: 'resource', filename: 'continued.bin', data }]);
+    const answer = await new Promise<{ status: number; continued: boolean; text: string }>((resolve, reject) => {
+      let continued = false;
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: '/v1/resource',
+        method: 'POST',
+        agent: false,
+        headers: { accept: 'application/json', expect: '100-continue', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
+      });
+      req.on('continue', () => {
+        continued = true;
+        req.end(body);
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, continued, text }));
+      });
+      req.on('error', reject);
+    });
+    expect(answer.continued).toBe(true);
+    expect(answer.status, answer.text).toBe(200);
+    expect(JSON.parse(answer.text)[0].Hash).toBe(sha1(data));
   });
 
   it('answers 400 for a large body without a boundary, reading none of it', async () => {
