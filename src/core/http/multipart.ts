@@ -244,7 +244,12 @@ export const DIRECT_MIN_BYTES = 1024 * 1024;
  * Fails with the same HttpErrors as `readParts`, or a handler's error; reading stops at the
  * first. The connection closes after the reply.
  */
-export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, handlers: PartHandlers, options: ReadOptions = {}): Promise<boolean> {
+export interface DirectHandlers extends PartHandlers {
+  /** Null, or a promise to wait for before the next read (a sink's writes are behind): the socket pauses meanwhile. */
+  blocked?(): Promise<void> | null;
+}
+
+export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, handlers: DirectHandlers, options: ReadOptions = {}): Promise<boolean> {
   const state = marked.get(req);
   if (!state) throw badRequest('expected a multipart/form-data body');
   if (!(Number(req.headers['content-length']) >= DIRECT_MIN_BYTES) || options.everyPartIsAFile) return false;
@@ -269,6 +274,7 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
   return new Promise<boolean>((resolve, reject) => {
     let settled = false;
     let taken: TakenBody | null = null;
+    let waiting = false;
     const settle = (error?: unknown) => {
       if (settled) return;
       settled = true;
@@ -284,11 +290,18 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
         if (settled) return false;
         try {
           parser.write(chunk);
-          return true;
         } catch (e) {
           settle(e);
           return false;
         }
+        const wait = handlers.blocked?.();
+        if (!wait) return true;
+        waiting = true;
+        void wait.then(() => {
+          waiting = false;
+          if (!settled) taken?.resume();
+        });
+        return false;
       },
       end() {
         try {
@@ -305,6 +318,8 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
       }
       taken = t;
       if (settled) return;
+      // A wait that ended while the body was being taken over found nothing to resume yet.
+      if (!waiting) t.resume();
       if (socket.destroyed) onClose();
       else socket.once('close', onClose);
     }, settle);

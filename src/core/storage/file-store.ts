@@ -2,8 +2,7 @@
 // temporary file inside the root, hashed while it streams, fsynced, and only then renamed to
 // its content-addressed place, so a stored path always points at complete bytes. Paths given
 // by clients are resolved inside the root and can never escape it.
-import { createHash } from 'node:crypto';
-import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import { copyFile, link, mkdir, open, readdir, rm, stat, unlink, utimes } from 'node:fs/promises';
@@ -13,19 +12,9 @@ import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { KeyedLock } from './keyed-lock.js';
 import { DirectorySyncs } from './dir-sync.js';
+import { StageDigest, SyncStaging, type StagedFile } from './staging.js';
 
-/** How many leading bytes are kept for content sniffing. */
-export const SNIFF_BYTES = 4100;
-
-/** A fully written, fsynced temporary file waiting to be placed or discarded. */
-export interface StagedFile {
-  tempPath: string;
-  /** SHA-1 of the bytes, 40 lowercase hex digits (Decision 10). */
-  sha1: string;
-  size: number;
-  /** The first SNIFF_BYTES bytes. */
-  head: Buffer;
-}
+export { SNIFF_BYTES, type StagedFile } from './staging.js';
 
 export class PathEscapeError extends Error {}
 
@@ -261,75 +250,6 @@ export class FileStore {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const n of names) await rm(join(dir, n), { force: true });
     return names.length;
-  }
-}
-
-/** SHA-1, size and the sniffing head of bytes as they go by (the head is copied: callers reuse buffers). */
-class StageDigest {
-  private readonly hash = createHash('sha1');
-  private readonly head = Buffer.allocUnsafe(SNIFF_BYTES);
-  private headSize = 0;
-  size = 0;
-
-  update(chunk: Buffer): void {
-    this.hash.update(chunk);
-    this.size += chunk.length;
-    if (this.headSize < SNIFF_BYTES) this.headSize += chunk.copy(this.head, this.headSize, 0, SNIFF_BYTES - this.headSize);
-  }
-
-  staged(tempPath: string): StagedFile {
-    return { tempPath, sha1: this.hash.digest('hex'), size: this.size, head: Buffer.from(this.head.subarray(0, this.headSize)) };
-  }
-}
-
-/** A temporary file written synchronously (FileStore.stageSync); `finish` fsyncs it, `discard` removes it. */
-export class SyncStaging {
-  private readonly digest = new StageDigest();
-  private fd: number | null;
-  private finishing: Promise<StagedFile> | null = null;
-
-  constructor(
-    readonly tempPath: string,
-    fd: number,
-    private readonly remove: (staged: { tempPath: string }) => Promise<void>,
-  ) {
-    this.fd = fd;
-  }
-
-  get size(): number {
-    return this.digest.size;
-  }
-
-  /** Hashes and writes `chunk` before returning: the caller may reuse its memory at once. */
-  write(chunk: Buffer): void {
-    if (this.fd === null) throw new Error('the staged file is already closed');
-    this.digest.update(chunk);
-    for (let at = 0; at < chunk.length; ) at += writeSync(this.fd, chunk, at);
-  }
-
-  /** Makes the bytes durable and closes the file. */
-  finish(): Promise<StagedFile> {
-    if (this.finishing) return this.finishing;
-    if (this.fd === null) return Promise.reject(new Error('the staged file is already closed'));
-    this.finishing = fsyncFd(this.fd).then(() => {
-      this.close();
-      return this.digest.staged(this.tempPath);
-    });
-    return this.finishing;
-  }
-
-  /** Closes (once a running `finish` is over, so its fsync never meets a reused descriptor) and removes the file. */
-  async discard(): Promise<void> {
-    await this.finishing?.catch(() => undefined);
-    this.close();
-    await this.remove(this);
-  }
-
-  private close(): void {
-    if (this.fd === null) return;
-    const fd = this.fd;
-    this.fd = null;
-    closeSync(fd);
   }
 }
 

@@ -7,7 +7,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
 import { addField, readParts, readPartsDirect } from '../../core/http/multipart.js';
-import type { FileStore, StagedFile, SyncStaging } from '../../core/storage/file-store.js';
+import type { FileStore, StagedFile } from '../../core/storage/file-store.js';
+import type { SyncStaging } from '../../core/storage/staging.js';
 
 export interface UploadedFile {
   field: string;
@@ -50,6 +51,14 @@ async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: 
       reply.raw,
       {
         field: (name, value) => addField(fields, name, value),
+        // A slow disk's backlog (staging.ts) holds the socket until it is written.
+        blocked() {
+          for (const f of opened) {
+            const wait = f.staging.blocked();
+            if (wait) return wait;
+          }
+          return null;
+        },
         file(name, filename) {
           if (!wanted.has(name.toLowerCase())) return null;
           const staging = store.stageSync();

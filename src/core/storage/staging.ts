@@ -1,0 +1,170 @@
+// The temporary file of an upload while it is written: its SHA-1, size and sniffing head taken as
+// the bytes go by (`StageDigest`, both staging paths of FileStore), and the file written
+// synchronously from a caller's reused buffer (`SyncStaging`, the direct multipart reader).
+import { createHash } from 'node:crypto';
+import { closeSync, fsync, write, writeSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+
+/** How many leading bytes are kept for content sniffing. */
+export const SNIFF_BYTES = 4100;
+
+/** A fully written, fsynced temporary file waiting to be placed or discarded. */
+export interface StagedFile {
+  tempPath: string;
+  /** SHA-1 of the bytes, 40 lowercase hex digits (Decision 10). */
+  sha1: string;
+  size: number;
+  /** The first SNIFF_BYTES bytes. */
+  head: Buffer;
+}
+
+const fsyncFd: (fd: number) => Promise<void> = promisify(fsync);
+const writeFd = (fd: number, buffer: Buffer, offset: number, length: number) =>
+  new Promise<number>((resolve, reject) => write(fd, buffer, offset, length, null, (e, written) => (e ? reject(e) : resolve(written))));
+
+/** SHA-1, size and the sniffing head of bytes as they go by (the head is copied: callers reuse buffers). */
+export class StageDigest {
+  private readonly hash = createHash('sha1');
+  private readonly head = Buffer.allocUnsafe(SNIFF_BYTES);
+  private headSize = 0;
+  size = 0;
+
+  update(chunk: Buffer): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    if (this.headSize < SNIFF_BYTES) this.headSize += chunk.copy(this.head, this.headSize, 0, SNIFF_BYTES - this.headSize);
+  }
+
+  staged(tempPath: string): StagedFile {
+    return { tempPath, sha1: this.hash.digest('hex'), size: this.size, head: Buffer.from(this.head.subarray(0, this.headSize)) };
+  }
+}
+
+/**
+ * A write into the page cache takes microseconds; one that takes this long was held back by the
+ * kernel because the disk is behind (dirty-page throttling). From then on the file's bytes are
+ * copied and written through the thread pool, so the event loop — every other request of the
+ * process — never waits for a slow disk; the reader pauses the socket while a backlog is queued.
+ */
+export const THROTTLED_WRITE_MS = 20;
+/** Bytes queued for the thread pool before the reader must wait (`blocked`). */
+export const BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/** The synchronous write, replaceable by tests that play a slow disk. */
+export type WriteSync = (fd: number, buffer: Buffer, offset: number) => number;
+const writeAllSync: WriteSync = (fd, buffer, offset) => writeSync(fd, buffer, offset);
+
+/** A temporary file written synchronously (FileStore.stageSync); `finish` fsyncs it, `discard` removes it. */
+export class SyncStaging {
+  private readonly digest = new StageDigest();
+  private fd: number | null;
+  private finishing: Promise<StagedFile> | null = null;
+  /** Bytes waiting for the thread pool once writes went asynchronous; null while they are synchronous. */
+  private queue: Buffer[] | null = null;
+  private backlog = 0;
+  private writing: Promise<void> | null = null;
+  private failure: Error | null = null;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    readonly tempPath: string,
+    fd: number,
+    private readonly remove: (staged: { tempPath: string }) => Promise<void>,
+    private readonly writeSyncFn: WriteSync = writeAllSync,
+  ) {
+    this.fd = fd;
+  }
+
+  get size(): number {
+    return this.digest.size;
+  }
+
+  /** Whether writes go through the thread pool (a write was throttled). */
+  get asynchronous(): boolean {
+    return this.queue !== null;
+  }
+
+  /** Hashes and writes (or queues a copy of) `chunk` before returning: the caller may reuse its memory at once. */
+  write(chunk: Buffer): void {
+    if (this.failure) throw this.failure;
+    if (this.fd === null || this.finishing) throw new Error('the staged file is already closed');
+    this.digest.update(chunk);
+    if (this.queue) {
+      this.queue.push(Buffer.from(chunk));
+      this.backlog += chunk.length;
+      return this.pump();
+    }
+    const start = performance.now();
+    for (let at = 0; at < chunk.length; ) at += this.writeSyncFn(this.fd, chunk, at);
+    if (performance.now() - start > THROTTLED_WRITE_MS) this.queue = [];
+  }
+
+  /** Null, or a promise to wait for before writing more: the thread pool is behind by BACKLOG_BYTES. */
+  blocked(): Promise<void> | null {
+    if (this.backlog <= BACKLOG_BYTES || this.failure) return null;
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Makes the bytes durable and closes the file. */
+  finish(): Promise<StagedFile> {
+    if (this.finishing) return this.finishing;
+    if (this.fd === null) return Promise.reject(new Error('the staged file is already closed'));
+    const fd = this.fd;
+    this.finishing = this.drained().then(async () => {
+      await fsyncFd(fd);
+      this.close();
+      return this.digest.staged(this.tempPath);
+    });
+    return this.finishing;
+  }
+
+  /** Closes (once a running write or fsync is over, so neither meets a reused descriptor) and removes the file. */
+  async discard(): Promise<void> {
+    this.queue?.splice(0);
+    await this.writing?.catch(() => undefined);
+    await this.finishing?.catch(() => undefined);
+    this.close();
+    await this.remove(this);
+  }
+
+  /** Writes the queue's bytes one buffer at a time, in order. */
+  private pump(): void {
+    if (this.writing || !this.queue?.length || this.fd === null) return;
+    const buffer = this.queue.shift()!;
+    const fd = this.fd;
+    this.writing = (async () => {
+      for (let at = 0; at < buffer.length; ) at += await writeFd(fd, buffer, at, buffer.length - at);
+    })().then(
+      () => {
+        this.writing = null;
+        this.backlog -= buffer.length;
+        if (this.backlog <= BACKLOG_BYTES) this.wake();
+        this.pump();
+      },
+      (e: Error) => {
+        this.writing = null;
+        this.failure = e;
+        this.queue?.splice(0);
+        this.wake();
+      },
+    );
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once every queued byte is written; rejects with a write's failure. */
+  private async drained(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.failure) throw this.failure;
+  }
+
+  private close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
+  }
+}
