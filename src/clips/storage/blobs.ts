@@ -256,7 +256,7 @@ export class BlobStore {
       try {
         if (existsSync(target)) await unlink(staged.tmpPath).catch(() => undefined);
         else if (staged.journal && options.journaled) {
-          renameInto(staged.tmpPath, target);
+          await renameInto(staged.tmpPath, target);
           this.journaledBytes += staged.size;
         } else {
           if (staged.journal) await this.durability.syncFile(staged.tmpPath);

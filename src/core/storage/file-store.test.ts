@@ -53,15 +53,15 @@ describe('renameDurably', () => {
     expect(readFileSync(join(dir, 'x', 'y', 'b'), 'utf8')).toBe('second');
   });
 
-  it('reports every folder that gained an entry when folders are made, so each is fsynced', () => {
+  it('reports every folder that gained an entry when folders are made, so each is fsynced', async () => {
     dir = mkdtempSync(join(tmpdir(), 'stacks-mkdir-'));
     // Two levels made: the root gained "p", "p" gained "q".
-    expect(makeDirectory(join(dir, 'p', 'q')).sort()).toEqual([dir, join(dir, 'p')].sort());
+    expect((await makeDirectory(join(dir, 'p', 'q'))).sort()).toEqual([dir, join(dir, 'p')].sort());
     // One level made under an existing folder: only that folder gained an entry.
-    expect(makeDirectory(join(dir, 'p', 'r'))).toEqual([join(dir, 'p')]);
+    expect(await makeDirectory(join(dir, 'p', 'r'))).toEqual([join(dir, 'p')]);
     // Nothing made: nothing to flush but the rename's own folder, which the caller syncs.
     mkdirSync(join(dir, 's'));
-    expect(makeDirectory(join(dir, 's'))).toEqual([]);
+    expect(await makeDirectory(join(dir, 's'))).toEqual([]);
   });
 
   it('makes a folder durably for links and copies, again after it was removed, and leaves an existing one', async () => {
