@@ -100,17 +100,16 @@ export class FileStore {
   }
 
   /**
-   * A temporary file its caller writes synchronously, chunk by chunk, from a buffer it reuses
-   * (the direct multipart reader: the bytes go from the socket's read buffer to the page cache
-   * with no copy and no thread-pool hand-off, bench/README.md "Library uploads"). Creating it
-   * is a synchronous call on the event loop too, since the reader's parser cannot wait.
+   * A temporary file its caller writes chunk by chunk from a buffer it reuses (the direct
+   * multipart reader): the bytes go from the socket's read buffer to the page cache with no copy
+   * and no thread-pool hand-off once the file is open (bench/README.md "Library uploads"). The
+   * file is created through the pool (METADATA_CALLS); what arrives before it is open is queued.
    */
   stageSync(): SyncStaging {
-    mkdirSync(join(this.root, TEMP_DIR), { recursive: true });
     const tempPath = this.newTempPath();
-    const fd = openSync(tempPath, 'w');
     this.staging.add(tempPath);
-    return new SyncStaging(tempPath, fd, (staged) => this.discard(staged));
+    const opened = mkdir(dirname(tempPath), { recursive: true }).then(() => openFd(tempPath, 'wx', 0o644));
+    return new SyncStaging(tempPath, opened, (staged) => this.discard(staged));
   }
 
   private newTempPath(): string {

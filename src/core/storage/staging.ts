@@ -55,13 +55,22 @@ export const BACKLOG_BYTES = 4 * 1024 * 1024;
 export type WriteSync = (fd: number, buffer: Buffer, offset: number) => number;
 const writeAllSync: WriteSync = (fd, buffer, offset) => writeSync(fd, buffer, offset);
 
-/** A temporary file written synchronously (FileStore.stageSync); `finish` fsyncs it, `discard` removes it. */
+/**
+ * A temporary file written from a caller's reused buffer (FileStore.stageSync). Each chunk is
+ * hashed and written with `writeSync` before `write` returns, except while the file is still
+ * being created (through the pool) or after a throttled write: then a copy is queued and written
+ * through the pool, in order, and `blocked` holds the caller back past BACKLOG_BYTES. `finish`
+ * fsyncs the file, `discard` removes it.
+ */
 export class SyncStaging {
   private readonly digest = new StageDigest();
-  private fd: number | null;
+  private fd: number | null = null;
+  private closed = false;
+  private readonly opening: Promise<void>;
   private finishing: Promise<StagedFile> | null = null;
-  /** Bytes waiting for the thread pool once writes went asynchronous; null while they are synchronous. */
-  private queue: Buffer[] | null = null;
+  /** Once a write was throttled, every later one goes through the pool. */
+  private throttled = false;
+  private readonly queue: Buffer[] = [];
   private backlog = 0;
   private writing: Promise<void> | null = null;
   private failure: Error | null = null;
@@ -69,68 +78,85 @@ export class SyncStaging {
 
   constructor(
     readonly tempPath: string,
-    fd: number,
+    opened: Promise<number>,
     private readonly remove: (staged: { tempPath: string }) => Promise<void>,
     private readonly writeSyncFn: WriteSync = writeAllSync,
   ) {
-    this.fd = fd;
+    this.opening = opened.then(
+      (fd) => {
+        if (this.closed) return closeSync(fd);
+        this.fd = fd;
+        this.pump();
+      },
+      (e: Error) => this.fail(e),
+    );
   }
 
   get size(): number {
     return this.digest.size;
   }
 
-  /** Whether writes go through the thread pool (a write was throttled). */
+  /** Whether writes go through the thread pool for good (a write was throttled). */
   get asynchronous(): boolean {
-    return this.queue !== null;
+    return this.throttled;
   }
 
   /** Hashes and writes (or queues a copy of) `chunk` before returning: the caller may reuse its memory at once. */
   write(chunk: Buffer): void {
     if (this.failure) throw this.failure;
-    if (this.fd === null || this.finishing) throw new Error('the staged file is already closed');
+    if (this.closed || this.finishing) throw new Error('the staged file is already closed');
     this.digest.update(chunk);
-    if (this.queue) {
+    if (this.fd === null || this.throttled || this.writing || this.queue.length > 0) {
       this.queue.push(Buffer.from(chunk));
       this.backlog += chunk.length;
       return this.pump();
     }
     const start = performance.now();
     for (let at = 0; at < chunk.length; ) at += this.writeSyncFn(this.fd, chunk, at);
-    if (performance.now() - start > THROTTLED_WRITE_MS) this.queue = [];
+    if (performance.now() - start > THROTTLED_WRITE_MS) this.throttled = true;
   }
 
-  /** Null, or a promise to wait for before writing more: the thread pool is behind by BACKLOG_BYTES. */
+  /**
+   * Null, or a promise to wait for before writing more: until the file is open and what was
+   * queued meanwhile is written (writes then go back to `writeSync`: a queue fed as fast as it
+   * drains would keep every later write on the pool, which cost twice the CPU), or, after a
+   * throttled write, while the pool is behind by more than BACKLOG_BYTES.
+   */
   blocked(): Promise<void> | null {
-    if (this.backlog <= BACKLOG_BYTES || this.failure) return null;
+    if (this.backlog <= this.allowedBacklog() || this.failure) return null;
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private allowedBacklog(): number {
+    return this.throttled ? BACKLOG_BYTES : 0;
   }
 
   /** Makes the bytes durable and closes the file. */
   finish(): Promise<StagedFile> {
     if (this.finishing) return this.finishing;
-    if (this.fd === null) return Promise.reject(new Error('the staged file is already closed'));
-    const fd = this.fd;
+    if (this.closed) return Promise.reject(new Error('the staged file is already closed'));
     this.finishing = this.drained().then(async () => {
-      await fsyncFd(fd);
+      await fsyncFd(this.fd!);
       this.close();
       return this.digest.staged(this.tempPath);
     });
     return this.finishing;
   }
 
-  /** Closes (once a running write or fsync is over, so neither meets a reused descriptor) and removes the file. */
+  /** Closes (once the file's creation and any write or fsync are over, so none meets a reused descriptor) and removes it. */
   async discard(): Promise<void> {
-    this.queue?.splice(0);
+    this.queue.splice(0);
+    this.backlog = 0;
+    await this.opening;
     await this.writing?.catch(() => undefined);
     await this.finishing?.catch(() => undefined);
     this.close();
     await this.remove(this);
   }
 
-  /** Writes the queue's bytes one buffer at a time, in order. */
+  /** Writes the queue's bytes one buffer at a time, in order, once the file is open. */
   private pump(): void {
-    if (this.writing || !this.queue?.length || this.fd === null) return;
+    if (this.writing || this.queue.length === 0 || this.fd === null || this.failure) return;
     const buffer = this.queue.shift()!;
     const fd = this.fd;
     this.writing = (async () => {
@@ -139,29 +165,36 @@ export class SyncStaging {
       () => {
         this.writing = null;
         this.backlog -= buffer.length;
-        if (this.backlog <= BACKLOG_BYTES) this.wake();
+        if (this.backlog <= this.allowedBacklog()) this.wake();
         this.pump();
       },
       (e: Error) => {
         this.writing = null;
-        this.failure = e;
-        this.queue?.splice(0);
-        this.wake();
+        this.fail(e);
       },
     );
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.queue.splice(0);
+    this.backlog = 0;
+    this.wake();
   }
 
   private wake(): void {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
-  /** Resolves once every queued byte is written; rejects with a write's failure. */
+  /** Resolves once the file is open and every queued byte is written; rejects with a failure. */
   private async drained(): Promise<void> {
+    await this.opening;
     while (this.writing) await this.writing;
     if (this.failure) throw this.failure;
   }
 
   private close(): void {
+    this.closed = true;
     if (this.fd === null) return;
     const fd = this.fd;
     this.fd = null;
