@@ -2,7 +2,7 @@
 // temporary file inside the root, hashed while it streams, fsynced, and only then renamed to
 // its content-addressed place, so a stored path always points at complete bytes. Paths given
 // by clients are resolved inside the root and can never escape it.
-import { closeSync, createWriteStream, fdatasync, fsync, mkdirSync, open as openCallback, openSync, renameSync } from 'node:fs';
+import { closeSync, createWriteStream, fdatasync, fsync, open as openCallback, openSync, renameSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import { copyFile, link, mkdir, open, readdir, rm, stat, unlink, utimes } from 'node:fs/promises';
