@@ -89,6 +89,13 @@ describe('readPartsDirect', () => {
     expect(seen.waits).toBeGreaterThan(3);
   });
 
+  it('leaves an injected request (no socket) to readParts', async () => {
+    const payload = body(randomBytes(DIRECT_MIN_BYTES * 2));
+    const res = await app.inject({ method: 'POST', url: '/read', payload, headers: { 'content-type': `multipart/form-data; boundary=${B}` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ direct: false, fields: ['before=one', 'after=two'] });
+  });
+
   it('leaves a small body and a chunked one to readParts', async () => {
     const small = await post(body(randomBytes(DIRECT_MIN_BYTES / 2)));
     expect(small.seen).toMatchObject({ direct: false, fields: ['before=one', 'after=two'] });

@@ -7,6 +7,7 @@
 // body limit or a file over the caller's limit are 413; a client that goes away mid-body fails
 // the read at once (the caller's catch removes whatever it staged). Errors are always HttpError.
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -270,7 +271,8 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
       malformed,
     },
   );
-  const socket = req.raw.socket;
+  // Null for an injected request, which takeBody then declines.
+  const socket = req.raw.socket as Socket | null;
   return new Promise<boolean>((resolve, reject) => {
     let settled = false;
     let taken: TakenBody | null = null;
@@ -278,7 +280,7 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
     const settle = (error?: unknown) => {
       if (settled) return;
       settled = true;
-      socket.off('close', onClose);
+      socket?.off('close', onClose);
       if (error === undefined) resolve(true);
       else reject(error);
     };
@@ -320,7 +322,7 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
       if (settled) return;
       // A wait that ended while the body was being taken over found nothing to resume yet.
       if (!waiting) t.resume();
-      if (socket.destroyed) onClose();
+      if (!socket || socket.destroyed) onClose();
       else socket.once('close', onClose);
     }, settle);
   });
