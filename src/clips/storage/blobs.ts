@@ -9,7 +9,8 @@ import { closeSync, createReadStream, existsSync, writeSync, lstatSync, mkdirSyn
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { open, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fdatasyncFd, openFd, renameDurably, renameInto, syncDir, syncFile, syncFilesystem } from '../../core/storage/file-store.js';
+import { renameDurably, renameInto, syncDir, syncFile, syncFilesystem } from '../../core/storage/file-store.js';
+import { fdatasyncFd, openFd } from '../../core/storage/fd-calls.js';
 import { KeyedLock } from '../../core/storage/keyed-lock.js';
 import { isInsideRoot, NO_FOLLOW_READ } from '../../core/storage/resolver.js';
 import { Reclaimer } from './reclaim.js';

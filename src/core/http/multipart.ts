@@ -13,7 +13,7 @@ import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/bus
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from './errors.js';
 import { takeBody, type TakenBody } from './body-takeover.js';
-import { MultipartParser, boundaryOf, type PartHandlers } from './multipart-parser.js';
+import { MultipartParser, boundaryOf, type ParserErrors, type ParserLimits, type PartHandlers } from './multipart-parser.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -93,6 +93,28 @@ export function registerMultipart(app: FastifyInstance, defaults: { fieldSize: n
   });
 }
 
+/** The limits of one read with the defaults filled in (busboy and our parser take the same shape). */
+function limitsOf(options: ReadOptions, fieldSize: number): ParserLimits {
+  const limits = options.limits ?? {};
+  return {
+    fieldSize: limits.fieldSize ?? fieldSize,
+    fileSize: limits.fileSize && limits.fileSize > 0 ? limits.fileSize : Infinity,
+    parts: limits.parts ?? DEFAULT_PARTS,
+    files: limits.files ?? Infinity,
+    fields: limits.fields ?? Infinity,
+  };
+}
+
+/** The answers to a body over its limits or unreadable: the same from both readers. */
+function errorsOf(options: ReadOptions, limits: ParserLimits): { [K in keyof ParserErrors]: (...args: Parameters<ParserErrors[K]>) => HttpError } {
+  return {
+    fileTooLarge: options.tooLarge ?? bodyTooLarge,
+    fieldTooLarge: (name) => new HttpError(413, `request body too large: the field "${name}" is over ${limits.fieldSize} bytes`),
+    tooManyParts: () => new HttpError(413, `request body too large: more than ${limits.parts} parts`),
+    malformed: (reason) => (options.malformed ?? malformedBody)(reason.replace(/^Multipart: /, '')),
+  };
+}
+
 /**
  * The parts of a multipart body, in order. A file part must be read (or left alone: asking for
  * the next part drains it) before the next one arrives. Leaving the loop early, or an error,
@@ -100,9 +122,8 @@ export function registerMultipart(app: FastifyInstance, defaults: { fieldSize: n
  */
 export function readParts(req: FastifyRequest, options: ReadOptions = {}): AsyncIterableIterator<Part> {
   const state = marked.get(req);
-  const limits = options.limits ?? {};
-  const tooLarge = options.tooLarge ?? bodyTooLarge;
-  const malformed = (message: string) => (options.malformed ?? malformedBody)(message.replace(/^Multipart: /, ''));
+  const limits = limitsOf(options, state?.fieldSize ?? 0);
+  const errors = errorsOf(options, limits);
   const queue: (Part | HttpError | null)[] = [];
   let wake: (() => void) | null = null;
   let failure: HttpError | null = null;
@@ -132,17 +153,11 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
     try {
       bb = new Busboy({
         headers: req.headers as { 'content-type': string },
-        limits: {
-          fieldSize: limits.fieldSize ?? state.fieldSize,
-          fileSize: limits.fileSize && limits.fileSize > 0 ? limits.fileSize : Infinity,
-          parts: limits.parts ?? DEFAULT_PARTS,
-          files: limits.files ?? Infinity,
-          fields: limits.fields ?? Infinity,
-        },
+        limits: { ...limits },
         ...(options.everyPartIsAFile ? { isPartAFile: () => true } : {}),
       });
     } catch (e) {
-      failure = malformed((e as Error).message);
+      failure = errors.malformed((e as Error).message);
     }
   }
   if (failure) push(failure);
@@ -167,7 +182,7 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
 
   if (bb) {
     bb.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
-      if (valueTruncated) return fail(new HttpError(413, `request body too large: the field "${name}" is over ${limits.fieldSize ?? state!.fieldSize} bytes`));
+      if (valueTruncated) return fail(errors.fieldTooLarge(name));
       push({ type: 'field', name, value });
     });
     bb.on('file', (name: string, source: BusboyFileStream, filename: string | undefined, _encoding: string, mimetype: string) => {
@@ -175,15 +190,15 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
       const stream = new PassThrough({ highWaterMark: PART_BUFFER_BYTES });
       // Whoever reads the stream sees its error; one nobody reads must not crash the process.
       stream.on('error', () => undefined);
-      source.on('limit', () => fail(tooLarge()));
-      source.on('error', (e: Error) => fail(malformed(e.message)));
+      source.on('limit', () => fail(errors.fileTooLarge()));
+      source.on('error', (e: Error) => fail(errors.malformed(e.message)));
       source.pipe(stream);
       current = { source, stream };
       push({ type: 'file', name, filename: filename ?? '', mimetype, stream });
     });
-    const overflow = () => fail(new HttpError(413, `request body too large: more than ${limits.parts ?? DEFAULT_PARTS} parts`));
+    const overflow = () => fail(errors.tooManyParts());
     bb.on('partsLimit', overflow).on('filesLimit', overflow).on('fieldsLimit', overflow);
-    bb.on('error', (e: Error) => fail(malformed(e.message)));
+    bb.on('error', (e: Error) => fail(errors.malformed(e.message)));
     bb.on('finish', () => {
       if (failure) return;
       finished = true;
@@ -236,6 +251,11 @@ export function readParts(req: FastifyRequest, options: ReadOptions = {}): Async
  */
 export const DIRECT_MIN_BYTES = 1024 * 1024;
 
+export interface DirectHandlers extends PartHandlers {
+  /** Null, or a promise to wait for before the next read (a sink's writes are behind): the socket pauses meanwhile. */
+  blocked?(): Promise<void> | null;
+}
+
 /**
  * Reads a multipart body straight off the socket (body-takeover.ts) through our own parser
  * (multipart-parser.ts): a file part's bytes reach its sink as pieces of the one reused read
@@ -245,32 +265,15 @@ export const DIRECT_MIN_BYTES = 1024 * 1024;
  * Fails with the same HttpErrors as `readParts`, or a handler's error; reading stops at the
  * first. The connection closes after the reply.
  */
-export interface DirectHandlers extends PartHandlers {
-  /** Null, or a promise to wait for before the next read (a sink's writes are behind): the socket pauses meanwhile. */
-  blocked?(): Promise<void> | null;
-}
-
 export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, handlers: DirectHandlers, options: ReadOptions = {}): Promise<boolean> {
   const state = marked.get(req);
   if (!state) throw badRequest('expected a multipart/form-data body');
   if (!(Number(req.headers['content-length']) >= DIRECT_MIN_BYTES) || options.everyPartIsAFile) return false;
-  const limits = options.limits ?? {};
-  const malformed = options.malformed ?? malformedBody;
+  const limits = limitsOf(options, state.fieldSize);
+  const errors = errorsOf(options, limits);
   const boundary = boundaryOf(req.headers['content-type']);
-  if (boundary === undefined) throw malformed('Boundary not found');
-  const fieldSize = limits.fieldSize ?? state.fieldSize;
-  const parts = limits.parts ?? DEFAULT_PARTS;
-  const parser = new MultipartParser(
-    boundary,
-    { fileSize: limits.fileSize && limits.fileSize > 0 ? limits.fileSize : Infinity, fieldSize, parts, files: limits.files ?? Infinity, fields: limits.fields ?? Infinity },
-    handlers,
-    {
-      fileTooLarge: options.tooLarge ?? bodyTooLarge,
-      fieldTooLarge: (name) => new HttpError(413, `request body too large: the field "${name}" is over ${fieldSize} bytes`),
-      tooManyParts: () => new HttpError(413, `request body too large: more than ${parts} parts`),
-      malformed,
-    },
-  );
+  if (boundary === undefined) throw errors.malformed('Boundary not found');
+  const parser = new MultipartParser(boundary, limits, handlers, errors);
   // Null for an injected request, which takeBody then declines.
   const socket = req.raw.socket as Socket | null;
   return new Promise<boolean>((resolve, reject) => {

@@ -2,8 +2,7 @@
 // temporary file inside the root, hashed while it streams, fsynced, and only then renamed to
 // its content-addressed place, so a stored path always points at complete bytes. Paths given
 // by clients are resolved inside the root and can never escape it.
-import { closeSync, createWriteStream, fdatasync, fsync, open as openCallback, openSync, renameSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { closeSync, createWriteStream, openSync, renameSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { copyFile, link, mkdir, open, readdir, rm, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -13,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { KeyedLock } from './keyed-lock.js';
 import { DirectorySyncs } from './dir-sync.js';
 import { StageDigest, SyncStaging, type StagedFile } from './staging.js';
+import { fsyncFd, openFd } from './fd-calls.js';
 
 export { SNIFF_BYTES, type StagedFile } from './staging.js';
 
@@ -25,13 +25,11 @@ const TEMP_DIR = '.tmp';
  * opening folders are made with the synchronous calls on the event loop; fsync, bulk writes and
  * the creation of a new file or folder (a new inode can wait for the filesystem journal while
  * fsyncs commit it: on one machine a synchronous mkdir of the clip store's content folders held
- * the event loop 0.36 ms per upload, a quarter of the time) go through libuv's thread pool. Each pool round trip (queue, wake a pool thread, signal the loop
- * back, resolve a promise) cost more CPU than the metadata call it carried: a small clip upload
- * made ten of them (bench/README.md, "Clip service").
+ * the event loop 0.36 ms per upload, a quarter of the time) go through libuv's thread pool
+ * (fd-calls.ts). Each pool round trip (queue, wake a pool thread, signal the loop back, resolve
+ * a promise) cost more CPU than the metadata call it carried: a small clip upload made ten of
+ * them (bench/README.md, "Clip service").
  */
-const fsyncFd: (fd: number) => Promise<void> = promisify(fsync);
-export const fdatasyncFd: (fd: number) => Promise<void> = promisify(fdatasync);
-export const openFd: (path: string, flags: string, mode: number) => Promise<number> = promisify(openCallback);
 
 /**
  * One group commit of directory fsyncs for the whole process (both services place through

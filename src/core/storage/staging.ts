@@ -2,9 +2,9 @@
 // the bytes go by (`StageDigest`, both staging paths of FileStore), and the file written
 // synchronously from a caller's reused buffer (`SyncStaging`, the direct multipart reader).
 import { createHash } from 'node:crypto';
-import { closeSync, fsync, write, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
+import { fsyncFd, writeFd } from './fd-calls.js';
 
 /** How many leading bytes are kept for content sniffing. */
 export const SNIFF_BYTES = 4100;
@@ -19,9 +19,6 @@ export interface StagedFile {
   head: Buffer;
 }
 
-const fsyncFd: (fd: number) => Promise<void> = promisify(fsync);
-const writeFd = (fd: number, buffer: Buffer, offset: number, length: number) =>
-  new Promise<number>((resolve, reject) => write(fd, buffer, offset, length, null, (e, written) => (e ? reject(e) : resolve(written))));
 
 /** SHA-1, size and the sniffing head of bytes as they go by (the head is copied: callers reuse buffers). */
 export class StageDigest {
@@ -90,10 +87,6 @@ export class SyncStaging {
       },
       (e: Error) => this.fail(e),
     );
-  }
-
-  get size(): number {
-    return this.digest.size;
   }
 
   /** Whether writes go through the thread pool for good (a write was throttled). */

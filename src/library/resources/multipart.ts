@@ -1,9 +1,9 @@
 // Reads a multipart upload: text fields become parameters, file parts named in `fileFields`
 // go straight into staged temporary files (never buffered in memory) — from the socket's read
 // buffer for a body declared at 1 MiB or more (readPartsDirect), through busboy's part streams
-// otherwise. Anything that
-// goes wrong, including a client that disconnects midway or a body over the size limit,
-// removes every staged file before the error propagates (the reader's errors are HttpErrors).
+// otherwise. Anything that goes wrong, including a client that disconnects midway or a body
+// over the size limit, removes every staged file before the error propagates (the reader's
+// errors are HttpErrors).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
 import { addField, readParts, readPartsDirect } from '../../core/http/multipart.js';
