@@ -11,7 +11,8 @@ import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { KeyedLock } from './keyed-lock.js';
 import { DirectorySyncs } from './dir-sync.js';
-import { StageDigest, SyncStaging, type StagedFile } from './staging.js';
+import { StageDigest, type StagedFile } from './staging.js';
+import { WorkerStaging } from './staging-worker.js';
 import { fsyncFd, openFd } from './fd-calls.js';
 
 export { SNIFF_BYTES, type StagedFile } from './staging.js';
@@ -94,20 +95,20 @@ export class FileStore {
       await rm(tempPath, { force: true });
       throw e;
     }
-    return digest.staged(tempPath);
+    return digest.digest(tempPath);
   }
 
   /**
-   * A temporary file its caller writes chunk by chunk from a buffer it reuses (the direct
-   * multipart reader): the bytes go from the socket's read buffer to the page cache with no copy
-   * and no thread-pool hand-off once the file is open (bench/README.md "Library uploads"). The
-   * file is created through the pool (METADATA_CALLS); what arrives before it is open is queued.
+   * A temporary file its caller writes piece by piece from a buffer it reuses (the direct
+   * multipart reader): each piece is copied into the file's ring and hashed and written by the
+   * staging thread (staging-worker.ts), so the event loop only parses. The file is created
+   * through the pool (METADATA_CALLS); what arrives before it is open waits in the ring.
    */
-  stageSync(): SyncStaging {
+  stageDirect(): WorkerStaging {
     const tempPath = this.newTempPath();
     this.staging.add(tempPath);
     const opened = mkdir(dirname(tempPath), { recursive: true }).then(() => openFd(tempPath, 'wx', 0o644));
-    return new SyncStaging(tempPath, opened, (staged) => this.discard(staged));
+    return new WorkerStaging(tempPath, opened, (staged) => this.discard(staged));
   }
 
   private newTempPath(): string {

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
 import { addField, readParts, readPartsDirect } from '../../core/http/multipart.js';
 import type { FileStore, StagedFile } from '../../core/storage/file-store.js';
-import type { SyncStaging } from '../../core/storage/staging.js';
+import type { WorkerStaging } from '../../core/storage/staging-worker.js';
 
 export interface UploadedFile {
   field: string;
@@ -43,7 +43,7 @@ export async function readUpload(req: FastifyRequest, reply: FastifyReply, store
 
 /** A large body, read off the socket and written from its read buffer (readPartsDirect); null when it cannot be. */
 async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: FileStore, wanted: Set<string>, limit: number, fields: Record<string, unknown>): Promise<UploadedFile[] | null> {
-  const opened: { field: string; filename: string; staging: SyncStaging }[] = [];
+  const opened: { field: string; filename: string; staging: WorkerStaging }[] = [];
   let total = 0;
   try {
     const read = await readPartsDirect(
@@ -51,7 +51,7 @@ async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: 
       reply.raw,
       {
         field: (name, value) => addField(fields, name, value),
-        // A slow disk's backlog (staging.ts) holds the socket until it is written.
+        // A file's full ring (a slow disk, a busy staging thread) holds the socket until there is room.
         blocked() {
           for (const f of opened) {
             const wait = f.staging.blocked();
@@ -61,7 +61,7 @@ async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: 
         },
         file(name, filename) {
           if (!wanted.has(name.toLowerCase())) return null;
-          const staging = store.stageSync();
+          const staging = store.stageDirect();
           opened.push({ field: name, filename, staging });
           // Started at the part's end, so the next part is read while this one's fsync runs.
           return {

@@ -113,6 +113,20 @@ describe('large uploads through the direct reader', () => {
     expect(await noTempFiles()).toEqual([]);
   });
 
+  it('keeps concurrent uploads apart through the one staging thread', async () => {
+    const boundary = 'concurrent-boundary';
+    // Each larger than a file's ring (staging-worker.ts), so readers wait for room while others write.
+    const datas = Array.from({ length: 6 }, (_, i) => trickyBytes(5 * MiB + i * 4099, boundary));
+    const answers = await Promise.all(datas.map((data, i) => post('/v1/resource', boundary, multipart(boundary, [{ name: 'resource', filename: `part-${i}.bin`, data }]))));
+    for (const [i, r] of answers.entries()) {
+      expect(r!.status, JSON.stringify(r!.body)).toBe(200);
+      expect([r!.body[0].Name, r!.body[0].Hash, r!.body[0].FileSize]).toEqual([`part-${i}.bin`, sha1(datas[i]), datas[i].length]);
+      const stored = Buffer.from(await (await lib.fetch(r!.body[0].url)).arrayBuffer());
+      expect(sha1(stored)).toBe(sha1(datas[i]));
+    }
+    expect(await noTempFiles()).toEqual([]);
+  });
+
   it('keeps the connection of a small upload open (the streamed reader reads it)', async () => {
     const data = randomBytes(200 * 1024);
     const agent = new Agent({ keepAlive: true });
