@@ -1,7 +1,9 @@
 // Library upload throughput (issue 18): POST /v1/resource of one 1 GiB file and of 8 files of
 // 32 MiB sent at once, against the plain copy of bench/plain-copy.ts (the same reference as the
 // clip benchmark) measured in the same run on the same disk, with the server's peak RSS growth.
-// The library runs as its own process (`stacks library`), so the RSS is the server's alone.
+// The library runs as its own process (`stacks library`), so the RSS is the server's alone. While
+// the uploads run, a small read is timed every 20 ms (`read_p50_ms`, `read_max_ms`): what another
+// client of the server waits meanwhile.
 // Run: npx tsx bench/uploads.ts [--backend sqlite|postgres] [--large-mib 1024] [--files 8] [--mib 32] [--rounds 2] [--cpu-prof DIR]
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,15 +74,36 @@ function startLibrary(dir: string, dbArgs: string[]) {
   return startLibraryProcess(['-bind-address', '127.0.0.1:0', '-file-save-path', join(dir, 'files'), '-quiet', '-hash-worker-disabled', ...dbArgs], cpuProf);
 }
 
-/** Runs the uploads at once; MB/s and the server's peak RSS growth over its RSS before. */
+/**
+ * Times a small read (GET /v1/tags) every 20 ms until `done` resolves: how long another client
+ * waits for the server while the uploads run (an event loop busy with the uploads makes it wait).
+ */
+async function probeReads(url: string, done: Promise<unknown>): Promise<{ p50: number; max: number }> {
+  let going = true;
+  void done.finally(() => (going = false));
+  const waits: number[] = [];
+  while (going) {
+    const start = performance.now();
+    await (await fetch(`${url}/v1/tags`, { headers: { accept: 'application/json' } })).text();
+    waits.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  waits.sort((a, b) => a - b);
+  return { p50: +waits[waits.length >> 1].toFixed(1), max: +waits[waits.length - 1].toFixed(1) };
+}
+
+/** Runs the uploads at once; MB/s, the server's peak RSS growth over its RSS before, and a small read's wait meanwhile. */
 async function measure(pid: number, url: string, sizes: number[]) {
   resetPeak(pid);
   const before = rss(pid).now;
   const cpuBefore = cpuSeconds(pid);
   const clientBefore = process.cpuUsage();
   const start = performance.now();
-  await Promise.all(sizes.map((s) => upload(url, s)));
+  const uploads = Promise.all(sizes.map((s) => upload(url, s)));
+  const reads = probeReads(url, uploads);
+  await uploads;
   const seconds = (performance.now() - start) / 1000;
+  const read = await reads;
   const total = sizes.reduce((a, b) => a + b, 0);
   const cpu = cpuSeconds(pid) - cpuBefore;
   const client = process.cpuUsage(clientBefore);
@@ -91,6 +114,8 @@ async function measure(pid: number, url: string, sizes: number[]) {
     server_cpu_s_per_GiB: perGiB(cpu),
     // The sender shares the two cores with the server: what it takes is not the server's to use.
     client_cpu_s_per_GiB: perGiB((client.user + client.system) / 1e6),
+    read_p50_ms: read.p50,
+    read_max_ms: read.max,
   };
 }
 
@@ -114,7 +139,7 @@ try {
       const copy = await plainCopyMBps(dir, s.sizes[0], s.sizes.length);
       const up = await measure(lib.pid, lib.url, s.sizes);
       const load = +(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-      results.push({ round, scenario: s.scenario, upload_MB_per_s: up.MB_per_s, plain_copy_MB_per_s: copy, ratio: +(up.MB_per_s / copy).toFixed(2), server_peak_rss_growth_MiB: up.peak_rss_growth_MiB, server_cpu_s_per_GiB: up.server_cpu_s_per_GiB, client_cpu_s_per_GiB: up.client_cpu_s_per_GiB, load_average: load });
+      results.push({ round, scenario: s.scenario, upload_MB_per_s: up.MB_per_s, plain_copy_MB_per_s: copy, ratio: +(up.MB_per_s / copy).toFixed(2), server_peak_rss_growth_MiB: up.peak_rss_growth_MiB, server_cpu_s_per_GiB: up.server_cpu_s_per_GiB, client_cpu_s_per_GiB: up.client_cpu_s_per_GiB, read_p50_ms: up.read_p50_ms, read_max_ms: up.read_max_ms, load_average: load });
       console.error(JSON.stringify(results.at(-1)));
     }
   }

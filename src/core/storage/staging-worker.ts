@@ -16,10 +16,16 @@ import { Worker } from 'node:worker_threads';
 import { fsyncFd } from './fd-calls.js';
 import { StageHead, type StagedFile } from './staging.js';
 
-/** The ring of one staged file: four socket reads of the direct reader. */
-export const RING_BYTES = 1024 * 1024;
+/** The ring of one staged file: eight socket reads of the direct reader. */
+export const RING_BYTES = 2 * 1024 * 1024;
 /** Room the ring must have before the next socket read (takeBody's read buffer). */
 export const READ_ROOM_BYTES = 256 * 1024;
+/**
+ * Room a full ring must have again before the socket resumes: half of it. Resuming as soon as one
+ * read fits would pause the socket after nearly every read while the disk is behind, and each
+ * pause costs a readStop/readStart, a message from the thread and a smaller next read.
+ */
+export const RESUME_ROOM_BYTES = RING_BYTES / 2;
 
 // Control words shared with the worker, per file.
 const CONSUMED = 0; // bytes the worker has written, modulo 2^32
@@ -215,7 +221,7 @@ export class WorkerStaging {
       const check = () => {
         Atomics.store(this.control, WAITING, 1);
         // Re-read after raising the flag: the worker either saw it or had already made room.
-        if (this.failure || RING_BYTES - this.inRing() >= READ_ROOM_BYTES) {
+        if (this.failure || RING_BYTES - this.inRing() >= RESUME_ROOM_BYTES) {
           Atomics.store(this.control, WAITING, 0);
           this.roomWaiter = null;
           return resolve();
