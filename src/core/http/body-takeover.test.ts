@@ -45,6 +45,7 @@ beforeAll(async () => {
   app.post('/small', async (req) => readUpload(req, true, 1024 * 1024));
   app.post('/plain', async (req) => readUpload(req, false));
   app.get('/ping', async () => ({ pong: true }));
+  app.post('/buffers', async (req, reply) => readIntoBuffers(req, reply.raw));
   app.setErrorHandler(async (err, req, reply) => {
     if (!req.raw.complete) reply.header('Connection', 'close');
     return reply.code(err instanceof HttpError ? err.status : 500).send({ error: (err as Error).message });
@@ -53,6 +54,48 @@ beforeAll(async () => {
   port = (app.server.address() as AddressInfo).port;
 });
 afterAll(() => app.close());
+
+/**
+ * Reads a body into regions of one arena handed out in turn (never reused), refusing every third
+ * time (the read then lands in takeBody's own buffer): each delivered chunk must be the region of
+ * its read, or that own buffer.
+ */
+async function readIntoBuffers(req: FastifyRequest, res: ServerResponse) {
+  const arena = Buffer.alloc(8 * 1024 * 1024);
+  let offered = 0;
+  let asked = 0;
+  let current: Buffer | null = null;
+  const strays: string[] = [];
+  let inArena = 0;
+  const hash = createHash('sha1');
+  let size = 0;
+  await new Promise<void>((resolve, reject) => {
+    void takeBody(req.raw, res, {
+      data(chunk) {
+        if (chunk.buffer === arena.buffer) {
+          inArena += chunk.length;
+          if (chunk.byteOffset !== current?.byteOffset) strays.push(`chunk at ${chunk.byteOffset}, region at ${current?.byteOffset}`);
+        }
+        hash.update(chunk);
+        size += chunk.length;
+        return true;
+      },
+      end: resolve,
+    }, {
+      next() {
+        if (++asked % 3 === 0 || offered + 65536 > arena.length) return null;
+        const region = arena.subarray(offered, offered + 65536);
+        offered += 65536;
+        return region;
+      },
+      filled(buffer, length) {
+        current = buffer.buffer === arena.buffer ? buffer : null;
+        if (length > buffer.length) strays.push(`filled ${length} into ${buffer.length}`);
+      },
+    }).then((taken) => taken ?? reject(new Error('not taken')), reject);
+  });
+  return { size, sha1: hash.digest('hex'), inArena, strays };
+}
 
 function multipart(file: Buffer) {
   const head = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
@@ -182,6 +225,18 @@ describe('takeBody', () => {
     const taken = JSON.parse((await post('/upload', multipart(file))).body);
     expect(plain).toEqual({ taken: false, sha1: sha1(file), size: file.length });
     expect(taken).toEqual({ ...plain, taken: true });
+  });
+
+  it('reads into the memory a caller offers, and into its own buffer when offered none', async () => {
+    const file = randomBytes(3 * 1024 * 1024 + 11);
+    const body = multipart(file);
+    const r = JSON.parse((await post('/buffers', body)).body);
+    expect(r.size).toBe(body.length);
+    expect(r.sha1).toBe(sha1(body));
+    expect(r.strays).toEqual([]);
+    // Most bytes landed in the offered regions; the rest in the reads that found none.
+    expect(r.inArena).toBeGreaterThan(body.length / 3);
+    expect(r.inArena).toBeLessThan(body.length);
   });
 
   it('takes nothing from a request without a socket of its own or already being read', async () => {

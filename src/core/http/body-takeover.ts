@@ -59,6 +59,17 @@ export interface TakenBody {
 /** The default size of a socket read: four of Node's, so a fast sender fills it in one read. */
 export const READ_BUFFER_BYTES = 256 * 1024;
 
+/**
+ * Memory of the caller's for the socket's reads (a ring a worker thread reads from), instead of
+ * the one reused buffer: `next` is asked for the region of each read, null when it has none free
+ * (the reader is paused then, and a read that still comes lands in the reused buffer).
+ */
+export interface ReadBuffers {
+  next(): Buffer | null;
+  /** A read of `length` bytes landed in `buffer`, before its bytes are delivered. */
+  filled(buffer: Buffer, length: number): void;
+}
+
 function ownSymbol(target: object, description: string): symbol | undefined {
   return Object.getOwnPropertySymbols(target).find((s) => s.description === description);
 }
@@ -67,7 +78,7 @@ function ownSymbol(target: object, description: string): symbol | undefined {
  * Takes the rest of `req`'s body off its socket, feeding `sink`, and marks `res` to close the
  * connection; null (nothing touched) when this request cannot be taken over.
  */
-export async function takeBody(req: IncomingMessage, res: ServerResponse, sink: BodySink, bufferSize = READ_BUFFER_BYTES): Promise<TakenBody | null> {
+export async function takeBody(req: IncomingMessage, res: ServerResponse, sink: BodySink, buffers?: ReadBuffers, bufferSize = READ_BUFFER_BYTES): Promise<TakenBody | null> {
   // A handler may run inside the parser's own callback (the 'request' event is emitted while it
   // parses the headers): detached there, the parser would still push the rest of that read into
   // `req` after we drained it. A microtask runs once the parser's read has returned.
@@ -88,8 +99,10 @@ export async function takeBody(req: IncomingMessage, res: ServerResponse, sink: 
   if (typeof handle.useUserBuffer !== 'function' || typeof handle.readStart !== 'function') return null;
   const kBuffer = ownSymbol(socket, 'kBuffer');
   const kBufferCb = ownSymbol(socket, 'kBufferCb');
+  const kBufferGen = ownSymbol(socket, 'kBufferGen');
   const slots = socket as unknown as Record<symbol, unknown>;
   if (!kBuffer || !kBufferCb || slots[kBuffer] !== null || slots[kBufferCb] !== null) return null;
+  if (buffers && (!kBufferGen || slots[kBufferGen] !== null)) return null;
   if (res.headersSent) return null;
 
   let remaining = length;
@@ -109,6 +122,7 @@ export async function takeBody(req: IncomingMessage, res: ServerResponse, sink: 
     // After the body (or while paused, if something restarted the socket), bytes are dropped
     // with the connection, which closes after the reply.
     if (remaining <= 0) return false;
+    buffers?.filled(buffer, bytes);
     const more = deliver(buffer.subarray(0, bytes));
     if (!more) paused = remaining > 0;
     return more;
@@ -120,9 +134,13 @@ export async function takeBody(req: IncomingMessage, res: ServerResponse, sink: 
   parser.unconsume();
   parser._consumed = false;
   const buffer = Buffer.allocUnsafe(bufferSize);
-  slots[kBuffer] = buffer;
+  const first = buffers?.next() ?? buffer;
+  slots[kBuffer] = first;
   slots[kBufferCb] = onRead;
-  handle.useUserBuffer(buffer);
+  // Node asks after each read where the next one goes; once the body is complete, anything more
+  // lands in our own buffer, never in the caller's memory.
+  if (buffers) slots[kBufferGen!] = () => (remaining > 0 ? (buffers.next() ?? buffer) : buffer);
+  handle.useUserBuffer(first);
   let more = true;
   for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) more = deliver(chunk) && more;
   if (!more && remaining > 0) pause();

@@ -12,7 +12,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from './errors.js';
-import { takeBody, type TakenBody } from './body-takeover.js';
+import { takeBody, type ReadBuffers, type TakenBody } from './body-takeover.js';
 import { MultipartParser, boundaryOf, type ParserErrors, type ParserLimits, type PartHandlers } from './multipart-parser.js';
 
 declare module 'fastify' {
@@ -254,6 +254,8 @@ export const DIRECT_MIN_BYTES = 1024 * 1024;
 export interface DirectHandlers extends PartHandlers {
   /** Null, or a promise to wait for before the next read (a sink's writes are behind): the socket pauses meanwhile. */
   blocked?(): Promise<void> | null;
+  /** Memory for the socket's reads (body-takeover.ts), so file pieces reach their sinks as views of it. */
+  buffers?: ReadBuffers;
 }
 
 /**
@@ -316,7 +318,7 @@ export async function readPartsDirect(req: FastifyRequest, res: ServerResponse, 
           settle(e);
         }
       },
-    }).then((t) => {
+    }, handlers.buffers).then((t) => {
       if (t === null) {
         settled = true;
         return resolve(false);

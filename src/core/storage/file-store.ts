@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { KeyedLock } from './keyed-lock.js';
 import { DirectorySyncs } from './dir-sync.js';
 import { StageDigest, type StagedFile } from './staging.js';
-import { WorkerStaging } from './staging-worker.js';
-import { fsyncFd, openFd } from './fd-calls.js';
+import type { StagingRing, WorkerStaging } from './staging-worker.js';
+import { fsyncFd } from './fd-calls.js';
 
 export { SNIFF_BYTES, type StagedFile } from './staging.js';
 
@@ -27,7 +27,7 @@ const TEMP_DIR = '.tmp';
  * the creation of a new file or folder (a new inode can wait for the filesystem journal while
  * fsyncs commit it: on one machine a synchronous mkdir of the clip store's content folders held
  * the event loop 0.36 ms per upload, a quarter of the time) go through libuv's thread pool
- * (fd-calls.ts). Each pool round trip (queue, wake a pool thread, signal the loop back, resolve
+ * (fd-calls.ts), or are made by the staging thread (a direct upload's part file, staging-worker.ts). Each pool round trip (queue, wake a pool thread, signal the loop back, resolve
  * a promise) cost more CPU than the metadata call it carried: a small clip upload made ten of
  * them (bench/README.md, "Clip service").
  */
@@ -99,16 +99,14 @@ export class FileStore {
   }
 
   /**
-   * A temporary file its caller writes piece by piece from a buffer it reuses (the direct
-   * multipart reader): each piece is copied into the file's ring and hashed and written by the
-   * staging thread (staging-worker.ts), so the event loop only parses. The file is created
-   * through the pool (METADATA_CALLS); what arrives before it is open waits in the ring.
+   * A temporary file of a direct upload (the multipart reader that reads into `ring`): its pieces
+   * are hashed and written by the staging thread, which also creates the file
+   * (staging-worker.ts), so the event loop only parses.
    */
-  stageDirect(): WorkerStaging {
+  stageDirect(ring: StagingRing): WorkerStaging {
     const tempPath = this.newTempPath();
     this.staging.add(tempPath);
-    const opened = mkdir(dirname(tempPath), { recursive: true }).then(() => openFd(tempPath, 'wx', 0o644));
-    return new WorkerStaging(tempPath, opened, (staged) => this.discard(staged));
+    return ring.stage(tempPath, (staged) => this.discard(staged));
   }
 
   private newTempPath(): string {

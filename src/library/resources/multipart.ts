@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../core/http/errors.js';
 import { addField, readParts, readPartsDirect } from '../../core/http/multipart.js';
 import type { FileStore, StagedFile } from '../../core/storage/file-store.js';
-import type { WorkerStaging } from '../../core/storage/staging-worker.js';
+import { StagingRing, type WorkerStaging } from '../../core/storage/staging-worker.js';
 
 export interface UploadedFile {
   field: string;
@@ -45,23 +45,23 @@ export async function readUpload(req: FastifyRequest, reply: FastifyReply, store
 async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: FileStore, wanted: Set<string>, limit: number, fields: Record<string, unknown>): Promise<UploadedFile[] | null> {
   const opened: { field: string; filename: string; staging: WorkerStaging }[] = [];
   let total = 0;
+  // The socket reads into this ring and the staging thread writes the file parts from it; made
+  // when the reader asks for it (not for a body it leaves to readParts).
+  let ring: StagingRing | null = null;
   try {
     const read = await readPartsDirect(
       req,
       reply.raw,
       {
         field: (name, value) => addField(fields, name, value),
-        // A file's full ring (a slow disk, a busy staging thread) holds the socket until there is room.
-        blocked() {
-          for (const f of opened) {
-            const wait = f.staging.blocked();
-            if (wait) return wait;
-          }
-          return null;
+        get buffers() {
+          return (ring ??= new StagingRing());
         },
+        // A full ring (a slow disk, a busy staging thread) holds the socket until it is half empty.
+        blocked: () => ring?.blocked() ?? null,
         file(name, filename) {
           if (!wanted.has(name.toLowerCase())) return null;
-          const staging = store.stageDirect();
+          const staging = store.stageDirect((ring ??= new StagingRing()));
           opened.push({ field: name, filename, staging });
           // Started at the part's end, so the next part is read while this one's fsync runs.
           return {
@@ -83,6 +83,9 @@ async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: 
   } catch (e) {
     for (const f of opened) await f.staging.discard();
     throw e;
+  } finally {
+    // Assigned inside the handlers, which the compiler does not follow.
+    (ring as StagingRing | null)?.release();
   }
 }
 
