@@ -105,8 +105,9 @@ export class FileStore {
    */
   stageDirect(ring: StagingRing): WorkerStaging {
     const tempPath = this.newTempPath();
+    const staged = ring.stage(tempPath, (part) => this.discard(part));
     this.staging.add(tempPath);
-    return ring.stage(tempPath, (staged) => this.discard(staged));
+    return staged;
   }
 
   private newTempPath(): string {

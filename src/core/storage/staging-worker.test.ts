@@ -172,6 +172,8 @@ describe('StagingRing and WorkerStaging', () => {
     await expect(staging.finish()).rejects.toThrow(/staging thread stopped/);
     expect(ring.blocked()).toBeNull();
     expect(ring.next()).toBeNull();
+    // The request's next file part fails at once instead of waiting for a thread that is gone.
+    expect(() => stage(ring)).toThrow(/staging thread stopped/);
     // The descriptor outlived the thread (Node does not close it behind the event loop's back).
     expect(fdsOn(staging.tempPath)).toBe(1);
     await staging.discard();

@@ -166,10 +166,6 @@ class StagingThread {
     if (this.files.has(message.id)) this.worker.postMessage(message, transfer);
   }
 
-  has(id: number): boolean {
-    return this.files.has(id);
-  }
-
   forget(id: number): void {
     this.files.delete(id);
   }
@@ -290,6 +286,8 @@ export class StagingRing {
   /** A part file of this request, created by the thread at `tempPath`. */
   stage(tempPath: string, remove: (staged: { tempPath: string }) => Promise<void>): WorkerStaging {
     if (this.released) throw new Error('the staging ring was released');
+    // A file given to a thread that has exited would never settle.
+    if (this.stopped) throw new Error('the upload staging thread stopped');
     const staging = new WorkerStaging(this, tempPath, remove, () => this.settled(staging));
     this.files.add(staging);
     return staging;
