@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLibrary, type TestLibrary } from '../../helpers/library.js';
 import { upload } from '../../helpers/resources.js';
+import { stopStagingWorker } from '../../../src/core/storage/staging-worker.js';
 
 let lib: TestLibrary;
 const MiB = 1024 * 1024;
@@ -180,6 +181,44 @@ describe('large uploads through the direct reader', () => {
     expect((await lib.json<{ ID: number }[]>('GET', '/v1/resources?pageSize=1000')).body.length).toBe(before);
     const data = randomBytes(MiB + 1);
     const r = (await post('/v1/resource', boundary, multipart(boundary, [{ name: 'resource', filename: 'after.bin', data }])))!;
+    expect(r.status).toBe(200);
+    expect(r.body[0].Hash).toBe(sha1(data));
+  });
+
+  it('answers 500 and keeps nothing when the staging thread dies midway, and serves the next upload on a new one', async () => {
+    const before = (await lib.json<{ ID: number }[]>('GET', '/v1/resources?pageSize=1000')).body.length;
+    const url = new URL(lib.url);
+    const boundary = 'deathBoundary';
+    const body = multipart(boundary, [{ name: 'resource', filename: 'orphan.bin', data: randomBytes(4 * MiB) }]);
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: '/v1/resource',
+        method: 'POST',
+        agent: false,
+        headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      // The server may close while the rest is still being sent.
+      req.on('error', (e) => (e.message.includes('EPIPE') || e.message.includes('ECONNRESET') ? undefined : reject(e)));
+      req.write(body.subarray(0, MiB));
+      setTimeout(() => {
+        void stopStagingWorker().then(() => {
+          if (!req.destroyed) req.end(body.subarray(MiB));
+        });
+      }, 200);
+    });
+    expect(answer.status, answer.text).toBe(500);
+    expect(JSON.parse(answer.text).error).toBeTruthy();
+    expect(await noTempFiles()).toEqual([]);
+    expect((await lib.json<{ ID: number }[]>('GET', '/v1/resources?pageSize=1000')).body.length).toBe(before);
+    const data = randomBytes(2 * MiB + 5);
+    const r = (await post('/v1/resource', boundary, multipart(boundary, [{ name: 'resource', filename: 'after-death.bin', data }])))!;
     expect(r.status).toBe(200);
     expect(r.body[0].Hash).toBe(sha1(data));
   });
