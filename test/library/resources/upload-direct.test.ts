@@ -64,18 +64,23 @@ interface Answer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** A multipart POST to the library of `length` declared bytes, its body left to the caller. */
+function multipartRequest(path: string, boundary: string, length: number, headers: Record<string, string> = {}, agent: Agent | false = false) {
+  const url = new URL(lib.url);
+  return request({
+    host: url.hostname,
+    port: url.port,
+    path,
+    method: 'POST',
+    agent,
+    headers: { accept: 'application/json', ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
+  });
+}
+
 /** POSTs `body` as multipart; `send` bytes of it (all by default) under a declared `declared` length. */
 function post(path: string, boundary: string, body: Buffer, options: { declared?: number; send?: number; hangUpAfterMs?: number; agent?: Agent } = {}): Promise<Answer | null> {
-  const url = new URL(lib.url);
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: url.hostname,
-      port: url.port,
-      path,
-      method: 'POST',
-      agent: options.agent ?? false,
-      headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(options.declared ?? body.length) },
-    });
+    const req = multipartRequest(path, boundary, options.declared ?? body.length, {}, options.agent ?? false);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -187,18 +192,10 @@ describe('large uploads through the direct reader', () => {
 
   it('answers 500 and keeps nothing when the staging thread dies midway, and serves the next upload on a new one', async () => {
     const before = (await lib.json<{ ID: number }[]>('GET', '/v1/resources?pageSize=1000')).body.length;
-    const url = new URL(lib.url);
     const boundary = 'deathBoundary';
     const body = multipart(boundary, [{ name: 'resource', filename: 'orphan.bin', data: randomBytes(4 * MiB) }]);
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({
-        host: url.hostname,
-        port: url.port,
-        path: '/v1/resource',
-        method: 'POST',
-        agent: false,
-        headers: { accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
-      });
+      const req = multipartRequest('/v1/resource', boundary, body.length);
       req.on('response', (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -224,20 +221,12 @@ describe('large uploads through the direct reader', () => {
   });
 
   it('reads a body sent after "100 Continue" (curl asks for it before large bodies)', async () => {
-    const url = new URL(lib.url);
     const boundary = 'continueBoundary';
     const data = trickyBytes(MiB + 99, boundary);
     const body = multipart(boundary, [{ name: 'resource', filename: 'continued.bin', data }]);
     const answer = await new Promise<{ status: number; continued: boolean; text: string }>((resolve, reject) => {
       let continued = false;
-      const req = request({
-        host: url.hostname,
-        port: url.port,
-        path: '/v1/resource',
-        method: 'POST',
-        agent: false,
-        headers: { accept: 'application/json', expect: '100-continue', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
-      });
+      const req = multipartRequest('/v1/resource', boundary, body.length, { expect: '100-continue' });
       req.on('continue', () => {
         continued = true;
         req.end(body);
