@@ -17,9 +17,10 @@
 // message (the detached parser never saw the body); Node ends such a connection unanswered on
 // its normal path too (`httpAllowHalfOpen` is off).
 //
-// Used by `readPartsDirect` (multipart.ts) for library uploads declared at 1 MiB or more: behind
-// busboy and the thread-pool file stream it saved only 0.1–0.4 of ~3 CPU s/GiB; with a parser of
-// our own writing straight from the reused buffer it saves about 1 (bench/README.md, uploads).
+// Used by `readPartsDirect` (multipart.ts) for library uploads declared at 1 MiB or more, whose
+// reads land in the caller's memory instead (`ReadBuffers`: the staging ring): behind busboy and
+// the thread-pool file stream it saved only 0.1–0.4 of ~3 CPU s/GiB; with a parser of our own
+// taking the file pieces where they lie it saves about 1 (bench/README.md, uploads).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';

@@ -260,8 +260,9 @@ export interface DirectHandlers extends PartHandlers {
 
 /**
  * Reads a multipart body straight off the socket (body-takeover.ts) through our own parser
- * (multipart-parser.ts): a file part's bytes reach its sink as pieces of the one reused read
- * buffer, so the sink must consume each (hash it, write it) before returning. Resolves true once
+ * (multipart-parser.ts): a file part's bytes reach its sink as pieces of the memory the socket
+ * read into (`buffers`, or takeBody's one reused buffer), so the sink must take each (post it,
+ * copy it) before returning. Resolves true once
  * the whole body was read; false, with nothing read, when this request cannot be read that way
  * (declared under DIRECT_MIN_BYTES, chunked, injected, another Node): read it with `readParts`.
  * Fails with the same HttpErrors as `readParts`, or a handler's error; reading stops at the

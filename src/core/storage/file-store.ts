@@ -27,9 +27,10 @@ const TEMP_DIR = '.tmp';
  * the creation of a new file or folder (a new inode can wait for the filesystem journal while
  * fsyncs commit it: on one machine a synchronous mkdir of the clip store's content folders held
  * the event loop 0.36 ms per upload, a quarter of the time) go through libuv's thread pool
- * (fd-calls.ts), or are made by the staging thread (a direct upload's part file, staging-worker.ts). Each pool round trip (queue, wake a pool thread, signal the loop back, resolve
- * a promise) cost more CPU than the metadata call it carried: a small clip upload made ten of
- * them (bench/README.md, "Clip service").
+ * (fd-calls.ts), or are made by the staging thread (a direct upload's part file,
+ * staging-worker.ts). Each pool round trip (queue, wake a pool thread, signal the loop back,
+ * resolve a promise) cost more CPU than the metadata call it carried: a small clip upload made
+ * ten of them (bench/README.md, "Clip service").
  */
 
 /**

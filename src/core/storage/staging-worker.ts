@@ -218,16 +218,19 @@ export class StagingRing {
     this.id = this.thread.addRing(this, this.memory, this.control.buffer as SharedArrayBuffer);
   }
 
-  /** Bytes of the ring the thread may still read: those after its done position, unless it has done every piece posted. */
-  private inUse(): number {
+  /**
+   * Bytes of the ring free for reads: all but those after the thread's done position, or all when
+   * it has done every piece posted.
+   */
+  private room(): number {
     const done = Atomics.load(this.control, DONE_END);
-    return done === this.postedEnd ? 0 : (this.written - done) >>> 0;
+    return done === this.postedEnd ? RING_BYTES : RING_BYTES - ((this.written - done) >>> 0);
   }
 
   /** The region for the next socket read, or null when the ring has no room for one. */
   next(): Buffer | null {
     if (this.stopped) return null;
-    let room = RING_BYTES - this.inUse();
+    let room = this.room();
     let offset = this.written % RING_BYTES;
     let toEnd = RING_BYTES - offset;
     // Too little left before the ring's end: that bit is skipped and the read starts over.
@@ -267,12 +270,12 @@ export class StagingRing {
    * to the thread as a copy: 256 KiB of garbage per pause.)
    */
   blocked(): Promise<void> | null {
-    if (this.stopped || RING_BYTES - this.inUse() >= READ_BYTES + MIN_READ_BYTES) return null;
+    if (this.stopped || this.room() >= READ_BYTES + MIN_READ_BYTES) return null;
     return new Promise<void>((resolve) => {
       const check = () => {
         Atomics.store(this.control, WAITING, 1);
         // Re-read after raising the flag: the thread either saw it or had already made room.
-        if (this.stopped || RING_BYTES - this.inUse() >= RESUME_ROOM_BYTES) {
+        if (this.stopped || this.room() >= RESUME_ROOM_BYTES) {
           Atomics.store(this.control, WAITING, 0);
           this.roomWaiter = null;
           return resolve();
@@ -325,7 +328,6 @@ export class StagingRing {
  * digest and fsyncs; `discard` waits until the thread let go of the file, then removes it.
  */
 export class WorkerStaging {
-  private readonly thread: StagingThread;
   private readonly id: number;
   private readonly head = new StageHead();
   private fd: number | null = null;
@@ -341,7 +343,6 @@ export class WorkerStaging {
     private readonly remove: (staged: { tempPath: string }) => Promise<void>,
     private readonly onSettled: () => void,
   ) {
-    this.thread = ring.thread;
     this.settledWith = new Promise((resolve) => (this.settle = resolve));
     this.id = this.thread.open(this, tempPath);
   }
@@ -400,6 +401,10 @@ export class WorkerStaging {
   threadStopped(e: Error): void {
     this.failure ??= e;
     this.letGo(e);
+  }
+
+  private get thread(): StagingThread {
+    return this.ring.thread;
   }
 
   private letGo(answer: { sha1: string | null } | Error): void {

@@ -16,7 +16,6 @@ export interface StagedFile {
   head: Buffer;
 }
 
-
 /** The size and sniffing head of bytes as they go by (the head is copied: callers reuse buffers). */
 export class StageHead {
   private readonly head = Buffer.allocUnsafe(SNIFF_BYTES);

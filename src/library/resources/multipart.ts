@@ -1,7 +1,7 @@
 // Reads a multipart upload: text fields become parameters, file parts named in `fileFields`
-// go straight into staged temporary files (never buffered in memory) — from the socket's read
-// buffer for a body declared at 1 MiB or more (readPartsDirect), through busboy's part streams
-// otherwise. Anything that goes wrong, including a client that disconnects midway or a body
+// go straight into staged temporary files (never buffered in memory) — for a body declared at
+// 1 MiB or more read off the socket into a ring the staging thread writes from (readPartsDirect,
+// staging-worker.ts), through busboy's part streams otherwise. Anything that goes wrong, including a client that disconnects midway or a body
 // over the size limit, removes every staged file before the error propagates (the reader's
 // errors are HttpErrors).
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -41,13 +41,14 @@ export async function readUpload(req: FastifyRequest, reply: FastifyReply, store
   return { fields, files };
 }
 
-/** A large body, read off the socket and written from its read buffer (readPartsDirect); null when it cannot be. */
+/** A large body, read off the socket into a staging ring and written by the staging thread (readPartsDirect); null when it cannot be. */
 async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: FileStore, wanted: Set<string>, limit: number, fields: Record<string, unknown>): Promise<UploadedFile[] | null> {
   const opened: { field: string; filename: string; staging: WorkerStaging }[] = [];
   let total = 0;
   // The socket reads into this ring and the staging thread writes the file parts from it; made
   // when the reader asks for it (not for a body it leaves to readParts).
   let ring: StagingRing | null = null;
+  const ringOf = () => (ring ??= new StagingRing());
   try {
     const read = await readPartsDirect(
       req,
@@ -55,13 +56,13 @@ async function readFilesDirect(req: FastifyRequest, reply: FastifyReply, store: 
       {
         field: (name, value) => addField(fields, name, value),
         get buffers() {
-          return (ring ??= new StagingRing());
+          return ringOf();
         },
         // A full ring (a slow disk, a busy staging thread) holds the socket until it is half empty.
         blocked: () => ring?.blocked() ?? null,
         file(name, filename) {
           if (!wanted.has(name.toLowerCase())) return null;
-          const staging = store.stageDirect((ring ??= new StagingRing()));
+          const staging = store.stageDirect(ringOf());
           opened.push({ field: name, filename, staging });
           // Started at the part's end, so the next part is read while this one's fsync runs.
           return {
